@@ -1,0 +1,277 @@
+"""From settings and text to everything the page shows: chunks, summary, warnings, trade-offs.
+
+All figures are computed from spans; text is sliced only when a chunk record is built.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ._engine import EdgeIndex, Span
+from ._errors import DocumentError, ResultError
+from ._modes import MODES
+from ._settings import MAX_CHUNK_SIZE, Settings
+
+MAX_CHUNKS = 2_000
+MAX_CODE_POINTS = 20_000
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One retained chunk. Offsets are zero-based and end-exclusive; lines and columns are
+    1-based, with ``end_line``/``end_column`` locating the chunk's last code point."""
+
+    index: int
+    start: int
+    end: int
+    start_utf16: int
+    end_utf16: int
+    length: int
+    overlap: int
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+    text: str
+    whole: bool
+
+
+@dataclass(frozen=True)
+class Summary:
+    chunks: int
+    repeated: int
+    omitted: int
+    smallest: int
+    average: float
+    largest: int
+
+    @property
+    def average_display(self) -> str:
+        """The average rounded for display, to one decimal place."""
+        return f"{self.average:.1f}"
+
+
+@dataclass(frozen=True)
+class Tradeoff:
+    size: int
+    count: int
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The full result for one text and one set of settings.
+
+    ``error`` is set when the result is unusable (too many chunks, nothing retained); then
+    ``chunks`` is empty and ``summary`` is None, but ``count`` and ``tradeoffs`` still hold.
+    """
+
+    text: str
+    settings: Settings
+    count: int
+    chunks: tuple[Chunk, ...]
+    summary: Summary | None
+    warnings: tuple[str, ...]
+    tradeoffs: tuple[Tradeoff, ...]
+    error: ResultError | None = field(default=None)
+
+
+def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
+    """Refuse text that is too long or holds lone surrogates (which no file can encode)."""
+    if max_code_points is not None and len(text) > max_code_points:
+        raise DocumentError(
+            f"The text has {len(text):,} code points; the limit is {max_code_points:,}. "
+            "Shorten it or split it into several documents.",
+            field="text",
+        )
+    bad = _LONE_SURROGATE.search(text)
+    if bad:
+        raise DocumentError(
+            f"The text contains a lone surrogate (U+{ord(bad.group()):04X}) at code point "
+            f"{bad.start():,}; it cannot be saved as UTF-8. Remove or repair that character.",
+            field="text",
+        )
+
+
+def split_spans(text: str, settings: Settings, edges: EdgeIndex | None = None) -> list[Span]:
+    """The chunk spans of ``text`` under ``settings``, in source order."""
+    return MODES[settings.mode].split_spans(
+        text,
+        size=settings.chunk_size,
+        overlap=settings.chunk_overlap,
+        trim=settings.trim,
+        separators=settings.separators,
+        edges=edges,
+    )
+
+
+def comparison_sizes(size: int, overlap: int) -> list[int]:
+    """Half, the same, one and a half and twice the size, rounded down, clamped to
+    ``[overlap + 1, 10 000]``, duplicates merged, ascending."""
+    raw = (size // 2, size, size * 3 // 2, size * 2)
+    return sorted({min(max(s, overlap + 1), MAX_CHUNK_SIZE) for s in raw})
+
+
+def tradeoffs(
+    text: str, settings: Settings, edges: EdgeIndex | None = None, known: int | None = None
+) -> tuple[Tradeoff, ...]:
+    """Chunk counts at the comparison sizes; ``known`` is the count at the current size."""
+    if settings.trim and edges is None:
+        edges = EdgeIndex(text)
+    out = []
+    for size in comparison_sizes(settings.chunk_size, settings.chunk_overlap):
+        if size == settings.chunk_size and known is not None:
+            count = known
+        else:
+            spans = MODES[settings.mode].split_spans(
+                text,
+                size=size,
+                overlap=settings.chunk_overlap,
+                trim=settings.trim,
+                separators=settings.separators,
+                edges=edges,
+            )
+            count = len(spans)
+        out.append(Tradeoff(size, count))
+    return tuple(out)
+
+
+def analyse(
+    text: str,
+    settings: Settings,
+    *,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+    with_tradeoffs: bool = True,
+) -> Analysis:
+    """Split ``text`` and compute every figure. Raises ``DocumentError`` for bad text;
+    returns an ``Analysis`` whose ``error`` is set when the result is unusable."""
+    check_document(text, max_code_points=max_code_points)
+    edges = EdgeIndex(text) if settings.trim else None
+    spans = split_spans(text, settings, edges)
+    count = len(spans)
+    trade = tradeoffs(text, settings, edges, known=count) if with_tradeoffs else ()
+    error = _result_error(text, settings, count, max_chunks)
+    if error is not None:
+        return Analysis(text, settings, count, (), None, (), trade, error)
+    chunks = build_chunks(text, spans)
+    return Analysis(
+        text,
+        settings,
+        count,
+        chunks,
+        summarise(len(text), spans),
+        _warnings(chunks, settings),
+        trade,
+    )
+
+
+def _result_error(
+    text: str, settings: Settings, count: int, max_chunks: int | None
+) -> ResultError | None:
+    if not text:
+        return ResultError(
+            "The source text is empty; paste or import a document.", count=0, field="text"
+        )
+    if count == 0:
+        return ResultError(
+            "No text remains after trimming edge whitespace; choose Preserve edge whitespace "
+            "or add non-whitespace content.",
+            count=0,
+            field="edges",
+        )
+    if max_chunks is not None and count > max_chunks:
+        return ResultError(
+            f"These settings would produce {count:,} chunks, more than the {max_chunks:,} "
+            "limit; raise the chunk size or lower the overlap.",
+            count=count,
+            field="chunk_size",
+        )
+    return None
+
+
+def summarise(length: int, spans: Sequence[Span]) -> Summary:
+    """The summary figures of nonempty ``spans`` over a source of ``length`` code points."""
+    repeated = covered = 0
+    reach = 0  # end of the union of the spans seen so far; starts are nondecreasing
+    prev_start = prev_end = 0
+    lengths = []
+    for i, (start, end, _whole) in enumerate(spans):
+        lengths.append(end - start)
+        if i:
+            repeated += max(0, min(end, prev_end) - max(start, prev_start))
+        covered += max(0, end - max(start, reach))
+        reach = max(reach, end)
+        prev_start, prev_end = start, end
+    return Summary(
+        chunks=len(spans),
+        repeated=repeated,
+        omitted=length - covered,
+        smallest=min(lengths),
+        average=sum(lengths) / len(lengths),
+        largest=max(lengths),
+    )
+
+
+class _Locator:
+    """Maps code-point positions to UTF-16 offsets and 1-based lines and columns."""
+
+    def __init__(self, text: str) -> None:
+        self._astral = [m.start() for m in _ASTRAL.finditer(text)]
+        self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
+
+    def utf16(self, position: int) -> int:
+        return position + bisect_right(self._astral, position - 1)
+
+    def line_column(self, position: int) -> tuple[int, int]:
+        line = bisect_right(self._line_starts, position)
+        return line, position - self._line_starts[line - 1] + 1
+
+
+def build_chunks(text: str, spans: Sequence[Span]) -> tuple[Chunk, ...]:
+    """Chunk records for ``spans``; the only place chunk text is sliced from the source."""
+    locate = _Locator(text)
+    chunks = []
+    prev_start = prev_end = 0
+    for index, (start, end, whole) in enumerate(spans):
+        overlap = max(0, min(end, prev_end) - max(start, prev_start)) if index else 0
+        start_line, start_column = locate.line_column(start)
+        end_line, end_column = locate.line_column(end - 1)
+        chunks.append(
+            Chunk(
+                index=index,
+                start=start,
+                end=end,
+                start_utf16=locate.utf16(start),
+                end_utf16=locate.utf16(end),
+                length=end - start,
+                overlap=overlap,
+                start_line=start_line,
+                start_column=start_column,
+                end_line=end_line,
+                end_column=end_column,
+                text=text[start:end],
+                whole=whole,
+            )
+        )
+        prev_start, prev_end = start, end
+    return tuple(chunks)
+
+
+def _warnings(chunks: Sequence[Chunk], settings: Settings) -> tuple[str, ...]:
+    long = [c for c in chunks if c.length > settings.chunk_size]
+    if not long:
+        return ()
+    shown = ", ".join(str(c.index + 1) for c in long[:5]) + (", ..." if len(long) > 5 else "")
+    return (
+        f"{len(long):,} chunk(s) exceed the chunk size of {settings.chunk_size:,} "
+        f"(chunk {shown}; the longest has {max(c.length for c in long):,} code points): "
+        'no remaining separator could split them. Add the empty separator "" as the last '
+        "separator to allow splitting between single code points.",
+    )
