@@ -15,14 +15,14 @@ from ._analysis import (
     build_chunks,
     check_document,
     comparison_sizes,
+    count_chunks,
     split_spans,
     summarise,
     tradeoffs,
 )
 from ._document import MAX_IMPORT_BYTES, decode_document
-from ._engine import Span
+from ._engine import Span, window_count
 from ._errors import ChunkerError, DocumentError, ResultError, SettingError
-from ._fixed import window_count
 from ._links import settings_from_fragment, settings_to_fragment
 from ._modes import MODES, Mode
 from ._records import download_name, record, to_csv, to_jsonl
@@ -62,6 +62,7 @@ __all__ = [
     "build_chunks",
     "check_document",
     "comparison_sizes",
+    "count_chunks",
     "decode_document",
     "download_name",
     "parse_separators",

@@ -9,8 +9,9 @@ import re
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from ._engine import EdgeIndex, Span
+from ._engine import Sink, Span, TextIndex
 from ._errors import DocumentError, ResultError
 from ._modes import MODES
 from ._settings import MAX_CHUNK_SIZE, Settings
@@ -69,17 +70,22 @@ class Analysis:
     """The full result for one text and one set of settings.
 
     ``error`` is set when the result is unusable (too many chunks, nothing retained); then
-    ``chunks`` is empty and ``summary`` is None, but ``count`` and ``tradeoffs`` still hold.
+    ``spans`` is empty and ``summary`` is None, but ``count`` and ``tradeoffs`` still hold.
     """
 
     text: str
     settings: Settings
     count: int
-    chunks: tuple[Chunk, ...]
+    spans: tuple[Span, ...]
     summary: Summary | None
     warnings: tuple[str, ...]
     tradeoffs: tuple[Tradeoff, ...]
     error: ResultError | None = field(default=None)
+
+    @cached_property
+    def chunks(self) -> tuple[Chunk, ...]:
+        """The chunk records, built on first use."""
+        return build_chunks(self.text, self.spans)
 
 
 def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
@@ -99,16 +105,36 @@ def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) 
         )
 
 
-def split_spans(text: str, settings: Settings, edges: EdgeIndex | None = None) -> list[Span]:
-    """The chunk spans of ``text`` under ``settings``, in source order."""
-    return MODES[settings.mode].split_spans(
+def _run(
+    text: str,
+    settings: Settings,
+    index: TextIndex,
+    *,
+    size: int | None = None,
+    keep: int | None = None,
+) -> Sink:
+    sink = Sink(index, trim=settings.trim, keep=keep)
+    MODES[settings.mode].feed(
         text,
-        size=settings.chunk_size,
+        size=settings.chunk_size if size is None else size,
         overlap=settings.chunk_overlap,
-        trim=settings.trim,
         separators=settings.separators,
-        edges=edges,
+        index=index,
+        sink=sink,
     )
+    return sink
+
+
+def split_spans(text: str, settings: Settings) -> list[Span]:
+    """The chunk spans of ``text`` under ``settings``, in source order (no limit)."""
+    spans = _run(text, settings, TextIndex(text)).spans
+    assert spans is not None
+    return spans
+
+
+def count_chunks(text: str, settings: Settings, *, size: int | None = None) -> int:
+    """The number of chunks, without building them (exact at any count)."""
+    return _run(text, settings, TextIndex(text), size=size, keep=0).count
 
 
 def comparison_sizes(size: int, overlap: int) -> list[int]:
@@ -119,25 +145,21 @@ def comparison_sizes(size: int, overlap: int) -> list[int]:
 
 
 def tradeoffs(
-    text: str, settings: Settings, edges: EdgeIndex | None = None, known: int | None = None
+    text: str, settings: Settings, index: TextIndex | None = None, known: int | None = None
 ) -> tuple[Tradeoff, ...]:
-    """Chunk counts at the comparison sizes; ``known`` is the count at the current size."""
-    if settings.trim and edges is None:
-        edges = EdgeIndex(text)
+    """Chunk counts at the comparison sizes; ``known`` is the count at the current size.
+
+    Counts come from the sink's counter only (no chunk text or span list is built), so
+    they stay exact and cheap above the chunk limit.
+    """
+    if index is None:
+        index = TextIndex(text)
     out = []
     for size in comparison_sizes(settings.chunk_size, settings.chunk_overlap):
         if size == settings.chunk_size and known is not None:
             count = known
         else:
-            spans = MODES[settings.mode].split_spans(
-                text,
-                size=size,
-                overlap=settings.chunk_overlap,
-                trim=settings.trim,
-                separators=settings.separators,
-                edges=edges,
-            )
-            count = len(spans)
+            count = _run(text, settings, index, size=size, keep=0).count
         out.append(Tradeoff(size, count))
     return tuple(out)
 
@@ -151,30 +173,24 @@ def analyse(
     with_tradeoffs: bool = True,
 ) -> Analysis:
     """Split ``text`` and compute every figure. Raises ``DocumentError`` for bad text;
-    returns an ``Analysis`` whose ``error`` is set when the result is unusable."""
+    returns an ``Analysis`` whose ``error`` is set when the result is unusable.
+
+    Chunk records (with their text) are built only when ``Analysis.chunks`` is read.
+    """
     check_document(text, max_code_points=max_code_points)
-    edges = EdgeIndex(text) if settings.trim else None
-    spans = split_spans(text, settings, edges)
-    count = len(spans)
-    trade = tradeoffs(text, settings, edges, known=count) if with_tradeoffs else ()
-    error = _result_error(text, settings, count, max_chunks)
-    if error is not None:
+    index = TextIndex(text)
+    sink = _run(text, settings, index, keep=max_chunks)
+    count = sink.count
+    trade = tradeoffs(text, settings, index, known=count) if with_tradeoffs else ()
+    error = _result_error(text, count, max_chunks)
+    if error is not None or sink.spans is None:
         return Analysis(text, settings, count, (), None, (), trade, error)
-    chunks = build_chunks(text, spans)
-    return Analysis(
-        text,
-        settings,
-        count,
-        chunks,
-        summarise(len(text), spans),
-        _warnings(chunks, settings),
-        trade,
-    )
+    spans = sink.spans
+    summary = summarise(len(text), spans)
+    return Analysis(text, settings, count, tuple(spans), summary, _warnings(spans, settings), trade)
 
 
-def _result_error(
-    text: str, settings: Settings, count: int, max_chunks: int | None
-) -> ResultError | None:
+def _result_error(text: str, count: int, max_chunks: int | None) -> ResultError | None:
     if not text:
         return ResultError(
             "The source text is empty; paste or import a document.", count=0, field="text"
@@ -264,14 +280,15 @@ def build_chunks(text: str, spans: Sequence[Span]) -> tuple[Chunk, ...]:
     return tuple(chunks)
 
 
-def _warnings(chunks: Sequence[Chunk], settings: Settings) -> tuple[str, ...]:
-    long = [c for c in chunks if c.length > settings.chunk_size]
+def _warnings(spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
+    size = settings.chunk_size
+    long = [(i, end - start) for i, (start, end, _w) in enumerate(spans) if end - start > size]
     if not long:
         return ()
-    shown = ", ".join(str(c.index + 1) for c in long[:5]) + (", ..." if len(long) > 5 else "")
+    shown = ", ".join(str(i + 1) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
     return (
-        f"{len(long):,} chunk(s) exceed the chunk size of {settings.chunk_size:,} "
-        f"(chunk {shown}; the longest has {max(c.length for c in long):,} code points): "
-        'no remaining separator could split them. Add the empty separator "" as the last '
-        "separator to allow splitting between single code points.",
+        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (chunk {shown}; the "
+        f"longest has {max(n for _i, n in long):,} code points): no remaining separator "
+        'could split them. Add the empty separator "" as the last separator to allow '
+        "splitting between single code points.",
     )

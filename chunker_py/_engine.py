@@ -1,8 +1,9 @@
-"""The shared engine: spans, edge trimming and the whole-piece merge.
+"""The shared engine: spans, edge trimming, the whole-piece merge and the chunk sink.
 
 Everything works on code-point positions in the source string. A piece is the range between
 two consecutive boundaries; merging never builds text, so its cost depends on the number of
-chunks, not on their length.
+chunks, not on their length. Runs of one-code-point pieces merge exactly like fixed windows
+and are counted arithmetically when their spans are not needed.
 """
 
 from __future__ import annotations
@@ -30,32 +31,134 @@ class Span(NamedTuple):
 Emit = Callable[[int, int], None]
 
 
-class EdgeIndex:
-    """Trims ranges of one text in O(log r) time, r being the number of whitespace runs."""
+def window_count(length: int, size: int, overlap: int) -> int:
+    """Raw windows over ``length`` code points: 1 + ceil((N - C) / (C - O)) when N > C."""
+    if length <= 0:
+        return 0
+    if length <= size:
+        return 1
+    return 1 + -(-(length - size) // (size - overlap))
 
-    __slots__ = ("_ends", "_starts")
+
+class TextIndex:
+    """Facts about one text reused across splits: edge trimming and cached piece bounds.
+
+    Most chunk edges are not whitespace or sit next to a short run, so those are checked
+    directly; an index of whitespace runs (O(log r) a lookup) is built the first time an
+    edge sits in a long run, so long runs are never rescanned chunk after chunk.
+    """
+
+    __slots__ = ("_ends", "_starts", "_text", "pieces")
+
+    _SHORT = 32  # longest run handled by direct scanning
 
     def __init__(self, text: str) -> None:
-        starts: list[int] = []
-        ends: list[int] = []
-        for match in _WHITESPACE_RUN.finditer(text):
-            starts.append(match.start())
-            ends.append(match.end())
-        self._starts = starts
-        self._ends = ends
+        self._text = text
+        self._starts: list[int] | None = None
+        self._ends: list[int] = []
+        # (start, end, separator) -> piece bounds; shared by the trade-off sizes
+        self.pieces: dict[tuple[int, int, str], list[int]] = {}
+
+    def _runs(self) -> tuple[list[int], list[int]]:
+        if self._starts is None:
+            starts: list[int] = []
+            ends = self._ends
+            for match in _WHITESPACE_RUN.finditer(self._text):
+                starts.append(match.start())
+                ends.append(match.end())
+            self._starts = starts
+        return self._starts, self._ends
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
         """Return ``[start, end)`` without whitespace at either edge; empty means start == end."""
-        starts, ends = self._starts, self._ends
-        run = bisect_right(starts, start) - 1
-        if run >= 0 and ends[run] > start:
-            start = min(ends[run], end)
-        if start >= end:
-            return end, end
-        run = bisect_right(starts, end - 1) - 1
-        if run >= 0 and ends[run] > end - 1:
-            end = max(starts[run], start)
+        text = self._text
+        if text[start].isspace():
+            limit = min(end, start + self._SHORT)
+            while start < limit and text[start].isspace():
+                start += 1
+            if start == limit and limit < end:
+                starts, ends = self._runs()
+                run = bisect_right(starts, start) - 1
+                if run >= 0 and ends[run] > start:
+                    start = min(ends[run], end)
+            if start >= end:
+                return end, end
+        if text[end - 1].isspace():
+            limit = max(start, end - self._SHORT)
+            while end > limit and text[end - 1].isspace():
+                end -= 1
+            if end == limit and limit > start:
+                starts, ends = self._runs()
+                run = bisect_right(starts, end - 1) - 1
+                if run >= 0 and ends[run] > end - 1:
+                    end = max(starts[run], start)
         return start, end
+
+    def blank_windows(self, start: int, end: int, size: int, overlap: int) -> int:
+        """How many of the windows over ``[start, end)`` hold only whitespace."""
+        total = window_count(end - start, size, overlap)
+        if total == 0:
+            return 0
+        advance = size - overlap
+        last_start = start + (total - 1) * advance
+        starts, ends = self._runs()
+        blank = 0
+        for run in range(bisect_right(ends, start), bisect_left(starts, end)):
+            lo, hi = max(starts[run], start), min(ends[run], end)
+            # windows before the last are [a, a + size) with a = start + k * advance
+            first_k = -(-(lo - start) // advance)
+            last_k = min((hi - size - start) // advance, total - 2)
+            if hi - size >= start and last_k >= first_k:
+                blank += last_k - first_k + 1
+            if lo <= last_start and hi == end:  # the last window ends at ``end``
+                blank += 1
+        return blank
+
+
+class Sink:
+    """Receives chunks as the modes find them; keeps spans until ``keep`` is exceeded and
+    then only counts, so counts stay exact and cheap above any limit."""
+
+    __slots__ = ("_index", "_keep", "count", "spans", "trim")
+
+    def __init__(self, index: TextIndex, *, trim: bool, keep: int | None = None) -> None:
+        self._index = index
+        self.trim = trim
+        self.count = 0
+        self.spans: list[Span] | None = [] if keep is None or keep > 0 else None
+        self._keep = keep
+
+    def merged(self, start: int, end: int) -> None:
+        """A merged chunk: trimmed when trimming, dropped when nothing remains."""
+        if self.trim:
+            start, end = self._index.trim(start, end)
+            if start == end:
+                return
+        self._add(Span(start, end))
+
+    def whole(self, start: int, end: int) -> None:
+        """A terminal piece no separator could split: kept as it is."""
+        self._add(Span(start, end, True))
+
+    def _add(self, span: Span) -> None:
+        self.count += 1
+        if self.spans is not None:
+            if self._keep is not None and self.count > self._keep:
+                self.spans = None
+            else:
+                self.spans.append(span)
+
+    def windows(self, start: int, end: int, size: int, overlap: int) -> None:
+        """Fixed windows over ``[start, end)``: merged chunks of one-code-point pieces."""
+        total = window_count(end - start, size, overlap)
+        if self.spans is None or (self._keep is not None and self.count + total > self._keep):
+            self.spans = None
+            blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
+            self.count += total - blank
+            return
+        advance = size - overlap
+        for a in range(start, start + total * advance, advance):
+            self.merged(a, min(a + size, end))
 
 
 def merge_pieces(
@@ -76,14 +179,3 @@ def merge_pieces(
             return
         floor = max(bounds[last] - overlap, bounds[last + 1] - size)
         first = bisect_left(bounds, floor, first, last + 1)
-
-
-def merge_units(start: int, end: int, size: int, overlap: int, emit: Emit) -> None:
-    """``merge_pieces`` for one-code-point pieces, where the searches become arithmetic."""
-    first = start
-    while True:
-        last = min(first + size, end)
-        emit(first, last)
-        if last >= end:
-            return
-        first = max(last - overlap, last + 1 - size)

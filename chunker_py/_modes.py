@@ -7,31 +7,33 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from . import _fixed, _recursive
-from ._engine import EdgeIndex, Span
+from ._engine import Sink, TextIndex
 
 
-class SplitSpans(Protocol):
+class Feed(Protocol):
+    """A mode: sends the chunks of ``text`` to ``sink`` in source order."""
+
     def __call__(
         self,
         text: str,
         *,
         size: int,
         overlap: int,
-        trim: bool,
         separators: Sequence[str],
-        edges: EdgeIndex | None = None,
-    ) -> list[Span]: ...
+        index: TextIndex,
+        sink: Sink,
+    ) -> None: ...
 
 
 @dataclass(frozen=True)
 class Mode:
     name: str
     label: str
-    split_spans: SplitSpans
+    feed: Feed
     uses_separators: bool
 
 
 MODES: dict[str, Mode] = {
-    "recursive": Mode("recursive", "Recursive", _recursive.split_spans, uses_separators=True),
-    "fixed": Mode("fixed", "Fixed size", _fixed.split_spans, uses_separators=False),
+    "recursive": Mode("recursive", "Recursive", _recursive.feed, uses_separators=True),
+    "fixed": Mode("fixed", "Fixed size", _fixed.feed, uses_separators=False),
 }

@@ -7,60 +7,53 @@ the following piece, and count toward the size.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
+from itertools import accumulate, compress, repeat
+from operator import add, ge, sub
 
-from ._engine import EdgeIndex, Span, merge_pieces, merge_units
+from ._engine import Sink, TextIndex, merge_pieces
 
 
-def split_spans(
+def feed(
     text: str,
     *,
     size: int,
     overlap: int,
-    trim: bool,
     separators: Sequence[str],
-    edges: EdgeIndex | None = None,
-) -> list[Span]:
-    """Return the chunks of ``text`` as spans in source order."""
-    spans: list[Span] = []
-    if not text:
-        return spans
-    if trim and edges is None:
-        edges = EdgeIndex(text)
-
-    def emit_merged(start: int, end: int) -> None:
-        if edges is not None:
-            start, end = edges.trim(start, end)
-            if start == end:
-                return
-        spans.append(Span(start, end))
+    index: TextIndex,
+    sink: Sink,
+) -> None:
+    """Send the chunks of ``text`` to ``sink`` in source order."""
+    pieces = index.pieces
 
     def split(start: int, end: int, seps: Sequence[str]) -> None:
         separator, rest = _choose_separator(text, start, end, seps)
         if separator == "":
-            if size > 1:
-                merge_units(start, end, size, overlap, emit_merged)
-            else:
-                spans.extend(Span(i, i + 1, True) for i in range(start, end))
+            if size > 1:  # one-code-point pieces merge exactly like fixed windows
+                sink.windows(start, end, size, overlap)
+            else:  # at size 1 every code point is a terminal piece, kept untrimmed
+                for i in range(start, end):
+                    sink.whole(i, i + 1)
             return
-        bounds = _piece_bounds(text, start, end, separator)
+        key = (start, end, separator)
+        bounds = pieces.get(key)
+        if bounds is None:
+            bounds = pieces[key] = _piece_bounds(text, start, end, separator)
+        last = len(bounds) - 1
         run_start = 0
-        for i in range(len(bounds) - 1):
-            if bounds[i + 1] - bounds[i] < size:
-                continue
+        for i in _long_pieces(bounds, size):
             if run_start < i:
-                merge_pieces(bounds, run_start, i, size, overlap, emit_merged)
+                merge_pieces(bounds, run_start, i, size, overlap, sink.merged)
             if rest:
                 split(bounds[i], bounds[i + 1], rest)
             else:
-                spans.append(Span(bounds[i], bounds[i + 1], True))
+                sink.whole(bounds[i], bounds[i + 1])
             run_start = i + 1
-        if run_start < len(bounds) - 1:
-            merge_pieces(bounds, run_start, len(bounds) - 1, size, overlap, emit_merged)
+        if run_start < last:
+            merge_pieces(bounds, run_start, last, size, overlap, sink.merged)
 
-    split(0, len(text), separators)
-    return spans
+    if text:
+        split(0, len(text), separators)
 
 
 def _choose_separator(
@@ -82,13 +75,20 @@ def _choose_separator(
 def _piece_bounds(text: str, start: int, end: int, separator: str) -> list[int]:
     """Piece boundaries: the passage start, each separator occurrence, the passage end.
 
-    Occurrences are found left to right without overlapping, as ``re.split`` does; a piece
-    starts with its separator, and an empty first piece is dropped.
+    Occurrences are found left to right without overlapping, as ``re.split`` does, so
+    ``str.split`` gives the text between them; a piece starts with its separator and an
+    empty first piece is dropped. Built with C-level iterators: this is the hot loop.
     """
-    pattern = re.compile(re.escape(separator))
-    bounds = [start]
-    bounds.extend(m.start() for m in pattern.finditer(text, start, end))
-    if len(bounds) > 1 and bounds[1] == start:
+    width = len(separator)
+    parts = text[start:end].split(separator)
+    bounds = list(accumulate(map(add, map(len, parts), repeat(width)), initial=start - width))
+    bounds[0] = start
+    if bounds[1] == start:
         del bounds[0]
-    bounds.append(end)
     return bounds
+
+
+def _long_pieces(bounds: list[int], size: int) -> compress[int]:
+    """Indices of the pieces at least ``size`` long (they are split again or kept whole)."""
+    lengths = map(sub, bounds[1:], bounds)
+    return compress(range(len(bounds) - 1), map(ge, lengths, repeat(size)))

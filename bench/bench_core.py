@@ -1,0 +1,82 @@
+"""Core benchmark: chunker_py's full recompute against LangChain's bare split, same run.
+
+Full recompute = validate settings + split + summary + chunk records + trade-off counts
+(what the page does on every keystroke). LangChain's figure is only its ``split_text``.
+Prints ratios (LangChain time / ours): above 1 means chunker_py is faster.
+
+    python bench/bench_core.py [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter  # noqa: E402
+
+from chunker_py import analyse, parse_settings  # noqa: E402
+
+logging.disable(logging.WARNING)  # LangChain logs a warning per oversized chunk
+
+
+def prose(code_points: int) -> str:
+    sample = (ROOT / "static" / "sample.txt").read_text(encoding="utf-8")
+    return (sample * (code_points // len(sample) + 1))[:code_points]
+
+
+def timed(fn: Callable[[], object], repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def case(name: str, text: str, size: int, overlap: int, repeat: int, limits: bool = True) -> None:
+    def ours() -> object:
+        settings = parse_settings({"chunk_size": str(size), "chunk_overlap": str(overlap)})
+        kw = {} if limits else {"max_chunks": None, "max_code_points": None}
+        return analyse(text, settings, **kw)  # type: ignore[arg-type]
+
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=size, chunk_overlap=overlap, keep_separator="start", length_function=len
+    )
+    lc_repeat = max(1, repeat // 10) if len(text) > 100_000 or overlap > 1000 else repeat
+    t_ours = timed(ours, repeat)
+    t_lc = timed(lambda: splitter.split_text(text), lc_repeat)
+    result = ours()
+    print(
+        f"{name:<44} ours {t_ours * 1e3:9.2f} ms   langchain {t_lc * 1e3:10.2f} ms   "
+        f"ratio {t_lc / t_ours:8.1f}x   chunks {result.count:,}"  # type: ignore[attr-defined]
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    r = 5 if args.quick else 21
+    print(f"Python {sys.version.split()[0]}; medians; ratio = LangChain / chunker_py")
+    case("prose 20,000 cp, 300/50", prose(20_000), 300, 50, r)
+    case('"x" * 20,000, 10,000/9,999', "x" * 20_000, 10_000, 9_999, max(3, r // 4))
+    case('"x" * 20,000, 2,000/1,999', "x" * 20_000, 2_000, 1_999, max(3, r // 4))
+    case("prose 2 MB, 300/50, limits lifted", prose(2_000_000), 300, 50, 3, limits=False)
+    print("linearity (prose, 300/50, limits lifted):")
+    for n in (250_000, 500_000, 1_000_000, 2_000_000):
+        text = prose(n)
+        settings = parse_settings({})
+        t = timed(lambda: analyse(text, settings, max_chunks=None, max_code_points=None), 3)
+        print(f"  {n:>9,} cp  {t * 1e3:8.1f} ms  {t / n * 1e9:6.1f} ns/cp")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+"""Properties every result must have, for any text and settings (Hypothesis)."""
+
+from __future__ import annotations
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from chunker_py import (
+    Settings,
+    analyse,
+    count_chunks,
+    split_spans,
+    summarise,
+    tradeoffs,
+    window_count,
+)
+
+from .conftest import any_text, separator_lists, size_and_overlap, texts
+
+edges = st.sampled_from(["trim", "preserve"])
+modes = st.sampled_from(["recursive", "fixed"])
+
+
+@st.composite
+def settings_strategy(draw: st.DrawFn) -> Settings:
+    size, overlap = draw(size_and_overlap())
+    return Settings(
+        mode=draw(modes),
+        chunk_size=size,
+        chunk_overlap=overlap,
+        edges=draw(edges),
+        separators=draw(st.one_of(st.just(("\n\n", "\n", " ", "")), separator_lists())),
+    )
+
+
+@given(text=any_text, settings=settings_strategy())
+@example(text="\ufeff", settings=Settings(chunk_size=1, chunk_overlap=0))
+@example(text="a\r\n\r\nb", settings=Settings(chunk_size=2, chunk_overlap=1))
+@example(text="😀" * 5, settings=Settings(mode="fixed", chunk_size=2, chunk_overlap=1))
+def test_spans_are_ordered_slices_inside_the_text(text: str, settings: Settings) -> None:
+    spans = split_spans(text, settings)
+    for i, (start, end, whole) in enumerate(spans):
+        assert 0 <= start < end <= len(text)
+        if i:
+            assert start >= spans[i - 1].start and end >= spans[i - 1].end
+        if not whole:
+            assert end - start <= settings.chunk_size  # merged chunks fit the size
+            if settings.trim:
+                chunk = text[start:end]
+                assert chunk == chunk.strip()  # trimmed edges, interior untouched
+    result = analyse(text, settings, max_chunks=None)
+    for c, (start, end, _whole) in zip(result.chunks, spans, strict=True):
+        assert c.text == text[start:end] == text[c.start : c.end]
+
+
+@given(text=any_text, settings=settings_strategy())
+def test_preserved_recursive_chunks_cover_every_code_point(text: str, settings: Settings) -> None:
+    if settings.mode != "recursive" or settings.trim or not text:
+        return
+    spans = split_spans(text, settings)
+    covered = set()
+    for start, end, _whole in spans:
+        covered.update(range(start, end))
+    assert covered == set(range(len(text)))
+
+
+@given(text=texts, settings=settings_strategy())
+def test_fixed_window_count_matches_the_formula(text: str, settings: Settings) -> None:
+    fixed = Settings(
+        mode="fixed",
+        chunk_size=settings.chunk_size,
+        chunk_overlap=settings.chunk_overlap,
+        edges="preserve",
+    )
+    spans = split_spans(text, fixed)
+    n, c, o = len(text), fixed.chunk_size, fixed.chunk_overlap
+    expected = 0 if n == 0 else 1 if n <= c else 1 + -(-(n - c) // (c - o))
+    assert len(spans) == expected == window_count(n, c, o)
+    d = c - o
+    assert [s.start for s in spans] == [(i - 1) * d for i in range(1, expected + 1)]
+    for a, b in zip(spans, spans[1:], strict=False):
+        assert a.end - b.start == o  # preserved windows share exactly the requested overlap
+    assert all(s.end - s.start == c for s in spans[:-1])
+
+
+@given(text=any_text, settings=settings_strategy())
+def test_counts_without_spans_equal_span_counts(text: str, settings: Settings) -> None:
+    spans = split_spans(text, settings)
+    assert count_chunks(text, settings) == len(spans)
+    for t in tradeoffs(text, settings):
+        at_size = Settings(
+            mode=settings.mode,
+            chunk_size=t.size,
+            chunk_overlap=settings.chunk_overlap,
+            edges=settings.edges,
+            separators=settings.separators,
+        )
+        assert t.count == len(split_spans(text, at_size))
+
+
+@given(text=any_text, settings=settings_strategy(), limit=st.integers(0, 6))
+def test_the_chunk_limit_keeps_counts_exact(text: str, settings: Settings, limit: int) -> None:
+    full = len(split_spans(text, settings))
+    result = analyse(text, settings, max_chunks=limit)
+    assert result.count == full
+    if full > limit:
+        assert result.error is not None and result.chunks == ()
+        assert f"{full:,} chunks" in result.error.message
+
+
+@given(text=any_text, settings=settings_strategy())
+def test_summary_figures_follow_the_formula_core(text: str, settings: Settings) -> None:
+    result = analyse(text, settings, max_chunks=None)
+    if result.summary is None:
+        return
+    chunks = result.chunks
+    lengths = [c.end - c.start for c in chunks]
+    overlaps = [0] + [
+        len(set(range(a.start, a.end)) & set(range(b.start, b.end)))
+        for a, b in zip(chunks, chunks[1:], strict=False)
+    ]
+    covered = set().union(*(range(c.start, c.end) for c in chunks))
+    s = result.summary
+    assert [c.overlap for c in chunks] == overlaps
+    assert s.repeated == sum(overlaps)
+    assert s.omitted == len(text) - len(covered)
+    assert (s.smallest, s.largest) == (min(lengths), max(lengths))
+    assert s.average == sum(lengths) / len(lengths)
+    assert summarise(len(text), list(result.spans)) == s
+
+
+@given(text=any_text)
+def test_utf16_offsets_slice_the_same_text(text: str) -> None:
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return  # lone surrogates are refused by check_document; covered elsewhere
+    result = analyse(text, Settings(chunk_size=3, chunk_overlap=1), max_chunks=None)
+    units = text.encode("utf-16-le")
+    for c in result.chunks:
+        assert units[2 * c.start_utf16 : 2 * c.end_utf16].decode("utf-16-le") == c.text
+
+
+@given(text=any_text)
+def test_lines_and_columns_locate_chunk_edges(text: str) -> None:
+    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
+        return
+    result = analyse(text, Settings(chunk_size=4, chunk_overlap=1), max_chunks=None)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n")
+    # map positions in the original to (line, column) by walking it once
+    where = []
+    line, col, i = 1, 1, 0
+    while i < len(text):
+        where.append((line, col))
+        if text[i] == "\r" and text[i + 1 : i + 2] == "\n":
+            where.append((line, col + 1))
+            i += 2
+            line, col = line + 1, 1
+            continue
+        if text[i] in "\r\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    del lines
+    for c in result.chunks:
+        assert (c.start_line, c.start_column) == where[c.start]
+        assert (c.end_line, c.end_column) == where[c.end - 1]
