@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -78,7 +80,7 @@ def test_fixed_window_count_matches_the_formula(text: str, settings: Settings) -
     assert len(spans) == expected == window_count(n, c, o)
     d = c - o
     assert [s.start for s in spans] == [(i - 1) * d for i in range(1, expected + 1)]
-    for a, b in zip(spans, spans[1:], strict=False):
+    for a, b in itertools.pairwise(spans):
         assert a.end - b.start == o  # preserved windows share exactly the requested overlap
     assert all(s.end - s.start == c for s in spans[:-1])
 
@@ -117,7 +119,7 @@ def test_summary_figures_follow_the_formula_core(text: str, settings: Settings) 
     lengths = [c.end - c.start for c in chunks]
     overlaps = [0] + [
         len(set(range(a.start, a.end)) & set(range(b.start, b.end)))
-        for a, b in zip(chunks, chunks[1:], strict=False)
+        for a, b in itertools.pairwise(chunks)
     ]
     covered = set().union(*(range(c.start, c.end) for c in chunks))
     s = result.summary
