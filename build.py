@@ -1,0 +1,576 @@
+#!/usr/bin/env python3
+"""Build, serve and test Chunk Inspector's static site. Standard library only.
+
+    python build.py [build]            write the complete static site to dist/
+    python build.py serve [--port N]   build, then serve dist/ on 127.0.0.1
+    python build.py test [ARGS...]     install test tools, build, lint, run pytest ARGS
+
+Layout of dist/ (every URL below is relative to index.html):
+
+    index.html                      the template ./index.html with {{...}} filled in
+    static/build-<hash>/            everything of ours, content-addressed: a rebuild with a
+        pyscript.json               change gets a new folder name, so no browser can reuse
+        app/*.py                    a stale copy (the server also sends no-cache)
+        static files (css, js, txt)
+        wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py
+    static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
+        pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
+        micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import hashlib
+import html
+import http.server
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+import zipfile
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent
+DIST = ROOT / "dist"
+CACHE = ROOT / ".cache"
+NODE_MODULES = ROOT / "node_modules"
+
+# The strictest policy under which PyScript, Pyodide and Plotly run (tests/browser checks
+# that nothing is refused). Why each relaxation is there:
+#   script-src 'wasm-unsafe-eval'  Pyodide compiles pyodide.asm.wasm; no 'unsafe-eval' needed.
+#   style-src 'unsafe-inline'      PyScript's error banner and Plotly set inline styles and
+#                                  Plotly injects <style> elements.
+#   img-src data: blob:            Plotly's modebar icons and image export.
+#   worker-src blob:               PyScript builds its worker (if a script asks for one) from
+#                                  a blob URL.
+CSP = (
+    "default-src 'self'; connect-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
+    "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+    "worker-src 'self' blob:; object-src 'none'; base-uri 'none'; form-action 'none'"
+)
+
+MIME_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".wasm": "application/wasm",
+    ".whl": "application/zip",
+    ".zip": "application/zip",
+    ".py": "text/plain; charset=utf-8",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    "": "application/octet-stream",
+}
+
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+)
+
+
+def log(message: str) -> None:
+    print(f"build.py: {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------- npm packages
+
+
+def locked_npm_versions(lock_path: Path = ROOT / "package-lock.json") -> dict[str, str]:
+    """Map each package path in package-lock.json (node_modules/...) to its version."""
+    packages = json.loads(lock_path.read_text("utf-8"))["packages"]
+    return {path: entry["version"] for path, entry in packages.items() if path}
+
+
+def node_modules_is_current() -> bool:
+    """True when every package of the lock is installed at the locked version."""
+    for path, version in locked_npm_versions().items():
+        manifest = ROOT / path / "package.json"
+        if not manifest.is_file():
+            return False
+        if json.loads(manifest.read_text("utf-8")).get("version") != version:
+            return False
+    return True
+
+
+def ensure_node_modules() -> None:
+    if NODE_MODULES.is_dir() and node_modules_is_current():
+        return
+    log("node_modules is missing or differs from package-lock.json: running npm ci")
+    subprocess.run(
+        ["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund"], cwd=ROOT, check=True
+    )
+
+
+def npm_package(name: str) -> tuple[Path, str]:
+    """The installed folder and version of a direct dependency, checked against the lock."""
+    folder = NODE_MODULES / name
+    version = json.loads((folder / "package.json").read_text("utf-8"))["version"]
+    locked = locked_npm_versions()[f"node_modules/{name}"]
+    if version != locked:
+        raise SystemExit(f"{name} {version} is installed but the lock pins {locked}")
+    return folder, version
+
+
+# ---------------------------------------------------------------- wheels
+
+
+def fetch_wheel(name: str, version: str, python_version: str) -> Path:
+    """A pure-Python wheel from PyPI, downloaded once into .cache/."""
+    CACHE.mkdir(exist_ok=True)
+    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
+    found = sorted(CACHE.glob(pattern))
+    if not found:
+        log(f"downloading {name}=={version} into .cache/")
+        subprocess.run(
+            [
+                sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                "--python-version", python_version, "--only-binary=:all:",
+                "--dest", str(CACHE), f"{name}=={version}",
+            ],
+            check=True,
+        )  # fmt: skip
+        found = sorted(CACHE.glob(pattern))
+    if not found:
+        raise SystemExit(f"pip download gave no wheel matching {pattern}")
+    return found[-1]
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def record_digest(data: bytes) -> str:
+    """The sha256=<urlsafe base64, no padding> form that a wheel RECORD uses."""
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+    return "sha256=" + digest.decode("ascii")
+
+
+def project_metadata() -> dict[str, Any]:
+    project: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    return project
+
+
+def package_sources(package_dir: Path) -> list[Path]:
+    """Every .py file of the package, sorted, skipping caches."""
+    return sorted(
+        path
+        for path in package_dir.rglob("*.py")
+        if "__pycache__" not in path.parts and path.is_file()
+    )
+
+
+def build_wheel(package_dir: Path = ROOT / "chunker_py") -> tuple[str, bytes]:
+    """A py3-none-any wheel of the package, built in memory, byte-for-byte reproducible.
+
+    No build backend is needed: a pure-Python wheel is a zip of the sources plus a
+    .dist-info folder (METADATA, WHEEL, entry_points.txt, RECORD with a sha256 per file).
+    """
+    project = project_metadata()
+    dist_name = re.sub(r"[-_.]+", "_", project["name"]).lower()
+    version = project["version"]
+    dist_info = f"{dist_name}-{version}.dist-info"
+
+    files: list[tuple[str, bytes]] = [
+        (path.relative_to(package_dir.parent).as_posix(), path.read_bytes())
+        for path in package_sources(package_dir)
+    ]
+    metadata = [
+        "Metadata-Version: 2.1",
+        f"Name: {project['name']}",
+        f"Version: {version}",
+    ]
+    if "description" in project:
+        metadata.append(f"Summary: {project['description']}")
+    if "requires-python" in project:
+        metadata.append(f"Requires-Python: {project['requires-python']}")
+    license_text = project.get("license", {}).get("text")
+    if license_text:
+        metadata.append(f"License: {license_text}")
+    files.append((f"{dist_info}/METADATA", ("\n".join(metadata) + "\n").encode()))
+    wheel = "Wheel-Version: 1.0\nGenerator: chunk-inspector build.py\nRoot-Is-Purelib: true\n"
+    files.append((f"{dist_info}/WHEEL", (wheel + "Tag: py3-none-any\n").encode()))
+    scripts = project.get("scripts", {})
+    if scripts:
+        lines = ["[console_scripts]", *(f"{k} = {v}" for k, v in sorted(scripts.items()))]
+        files.append((f"{dist_info}/entry_points.txt", ("\n".join(lines) + "\n").encode()))
+
+    record = io.StringIO()
+    writer = csv.writer(record, lineterminator="\n")
+    for name, data in files:
+        writer.writerow([name, record_digest(data), len(data)])
+    writer.writerow([f"{dist_info}/RECORD", "", ""])
+    files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return f"{dist_name}-{version}-py3-none-any.whl", buffer.getvalue()
+
+
+# ---------------------------------------------------------------- vendoring
+
+
+@dataclass(frozen=True)
+class Vendored:
+    """Where the runtime landed, as URLs relative to index.html."""
+
+    pyodide: str
+    pyscript: str
+    plotly: str
+
+
+def copy_file(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def pyscript_modules(dist_folder: Path) -> list[str]:
+    """core.js and every chunk it imports, statically or dynamically, transitively."""
+    pattern = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["']\./([^"']+)["']""")
+    seen: set[str] = set()
+    todo = ["core.js"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(pattern.findall((dist_folder / name).read_text("utf-8")))
+    return sorted(seen)
+
+
+def vendor_pyodide(target_root: Path) -> str:
+    source, version = npm_package("pyodide")
+    folder = f"pyodide-{version}"
+    target = target_root / folder
+    for name in PYODIDE_FILES:
+        copy_file(source / name, target / name)
+
+    lock = json.loads((source / "pyodide-lock.json").read_text("utf-8"))
+    python = ".".join(lock["info"]["python"].split(".")[:2])
+    # micropip and whatever it depends on in the lock; PyScript always loads micropip.
+    wanted, todo = [], ["micropip"]
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.append(name)
+            todo.extend(lock["packages"][name]["depends"])
+    licence_from_wheel = b""
+    for name in wanted:
+        entry = lock["packages"][name]
+        wheel = fetch_wheel(name, entry["version"], python)
+        data = wheel.read_bytes()
+        (target / wheel.name).write_bytes(data)
+        # PyPI's wheel differs from the one Pyodide's CDN serves; the browser checks the
+        # digest (subresource integrity), so the copied lock must name this wheel's.
+        entry["sha256"] = sha256_hex(data)
+        entry["file_name"] = wheel.name
+        with zipfile.ZipFile(wheel) as archive:
+            for member in archive.namelist():
+                if re.search(r"\.dist-info/(licenses/)?LICEN[CS]E[^/]*$", member):
+                    text = archive.read(member)
+                    (target / f"LICENSE.{name}").write_bytes(text)
+                    if name == "micropip":
+                        licence_from_wheel = text
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), "utf-8")
+
+    # The pyodide npm package ships no licence file; its package.json says MPL-2.0, and
+    # micropip (same authors, same licence) carries the MPL-2.0 text.
+    manifest_licence = json.loads((source / "package.json").read_text("utf-8"))["license"]
+    header = (
+        f"Pyodide {version} is distributed under the {manifest_licence} licence "
+        "(the 'license' field of its npm package.json); its npm package ships no licence "
+        "file, so the licence text is reproduced below.\n\n"
+    )
+    (target / "LICENSE").write_bytes(header.encode() + licence_from_wheel)
+    return folder
+
+
+def vendor_pyscript(target_root: Path) -> str:
+    source, version = npm_package("@pyscript/core")
+    folder = f"pyscript-core-{version}"
+    dist = source / "dist"
+    for name in pyscript_modules(dist):
+        copy_file(dist / name, target_root / folder / name)
+    for css in sorted(dist.glob("*.css")):
+        copy_file(css, target_root / folder / css.name)
+    copy_file(source / "LICENSE", target_root / folder / "LICENSE")
+    return folder
+
+
+def vendor_plotly(target_root: Path) -> str:
+    source, version = npm_package("plotly.js-basic-dist-min")
+    folder = f"plotly-basic-{version}"
+    copy_file(source / "plotly-basic.min.js", target_root / folder / "plotly-basic.min.js")
+    copy_file(source / "LICENSE", target_root / folder / "LICENSE")
+    return folder
+
+
+def vendor_runtime(dist: Path) -> Vendored:
+    root = dist / "static" / "vendor"
+    pyodide = vendor_pyodide(root)
+    pyscript = vendor_pyscript(root)
+    plotly = vendor_plotly(root)
+    return Vendored(
+        pyodide=f"static/vendor/{pyodide}/pyodide.mjs",
+        pyscript=f"static/vendor/{pyscript}",
+        plotly=f"static/vendor/{plotly}/plotly-basic.min.js",
+    )
+
+
+# ---------------------------------------------------------------- our own files
+
+
+def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, bytes]:
+    """The content-addressed part of the site, keyed by path inside build-<hash>/."""
+    files: dict[str, bytes] = {}
+    app_modules = sorted((ROOT / "app").glob("*.py"))
+    for path in app_modules:
+        files[f"app/{path.name}"] = path.read_bytes()
+    static = ROOT / "static"
+    for path in sorted(static.rglob("*")):
+        relative = path.relative_to(static)
+        if path.is_file() and relative.parts[0] != "vendor" and "__pycache__" not in relative.parts:
+            files[relative.as_posix()] = path.read_bytes()
+    files[f"wheels/{wheel_name}"] = wheel
+
+    config: dict[str, Any] = {
+        # Relative to the page (PyScript resolves `interpreter` against location.href).
+        "interpreter": f"./{vendored.pyodide}",
+        # Relative to this config file: installed by micropip from the local wheel.
+        "packages": [f"./wheels/{wheel_name}"],
+    }
+    # app/main.py is the <script type="py"> source; its siblings are written beside the
+    # interpreter's working directory so that main.py can `import panel_module`.
+    siblings = {
+        f"./app/{path.name}": f"./{path.name}" for path in app_modules if path.name != "main.py"
+    }
+    if siblings:
+        config["files"] = siblings
+    files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
+    return files
+
+
+def content_hash(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + sha256_hex(files[name]).encode() + b"\n")
+    return digest.hexdigest()[:12]
+
+
+def render_index(template: str, values: dict[str, str]) -> str:
+    """Fill {{name}} slots; {{text:path}} inlines a repository file, HTML-escaped."""
+
+    def fill(match: re.Match[str]) -> str:
+        key = match.group(1).strip()
+        if key.startswith("text:"):
+            return html.escape((ROOT / key[5:]).read_text("utf-8"), quote=False)
+        if key not in values:
+            raise SystemExit(f"index.html: unknown slot {{{{{key}}}}}")
+        return html.escape(values[key], quote=False).replace('"', "&quot;")
+
+    return re.sub(r"\{\{([^{}]+)\}\}", fill, template)
+
+
+@dataclass(frozen=True)
+class Site:
+    root: Path
+    build: str  # e.g. "static/build-0123456789ab", relative to index.html
+    wheel: str  # URL of the chunker_py wheel, relative to index.html
+    vendored: Vendored
+
+
+def build(dist: Path = DIST) -> Site:
+    """Write the whole static site to `dist` (replacing it) and say where things are."""
+    ensure_node_modules()
+    staging = dist.with_name(dist.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+
+    vendored = vendor_runtime(staging)
+    wheel_name, wheel = build_wheel()
+    files = own_files(wheel_name, wheel, vendored)
+    build_dir = f"static/build-{content_hash(files)}"
+    for name, data in files.items():
+        target = staging / build_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    values = {
+        "build": build_dir,
+        "csp": CSP,
+        "pyscript": vendored.pyscript,
+        "plotly": vendored.plotly,
+    }
+    index = render_index((ROOT / "index.html").read_text("utf-8"), values)
+    (staging / "index.html").write_text(index, "utf-8")
+
+    shutil.rmtree(dist, ignore_errors=True)
+    staging.rename(dist)
+    log(f"built {dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist} ({build_dir})")
+    return Site(dist, build_dir, f"{build_dir}/wheels/{wheel_name}", vendored)
+
+
+# ---------------------------------------------------------------- serving
+
+RequestLog = Callable[[str, str, dict[str, str], bytes], None]
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Static files with exact MIME types, no-cache and the page's CSP; quiet by default."""
+
+    extensions_map = MIME_TYPES
+    request_log: RequestLog | None = None
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Content-Security-Policy", CSP)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        super().end_headers()
+
+    def _record(self, body: bytes = b"") -> None:
+        if self.request_log is not None:
+            self.request_log(self.command, self.path, dict(self.headers.items()), body)
+
+    def do_GET(self) -> None:
+        self._record()
+        super().do_GET()
+
+    def do_HEAD(self) -> None:
+        self._record()
+        super().do_HEAD()
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self._record(self.rfile.read(length) if length else b"")
+        self.send_error(405, "This is a static site")
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if os.environ.get("BUILD_PY_VERBOSE"):
+            super().log_message(format, *args)
+
+
+def make_server(
+    root: Path = DIST,
+    port: int = 8000,
+    log: RequestLog | None = None,
+    host: str = "127.0.0.1",
+) -> http.server.ThreadingHTTPServer:
+    """A threaded server for `root`; port 0 picks a free one (see server.server_address)."""
+    handler = type(
+        "BoundSiteHandler",
+        (SiteHandler,),
+        {"request_log": staticmethod(log) if log else None},
+    )
+
+    def factory(*args: Any, **kwargs: Any) -> SiteHandler:
+        return handler(*args, directory=str(root), **kwargs)
+
+    server = http.server.ThreadingHTTPServer((host, port), factory)
+    server.daemon_threads = True
+    return server
+
+
+def serve(port: int) -> None:
+    build()
+    server = make_server(DIST, port)
+    host, real_port = server.server_address[:2]
+    log(f"serving dist/ at http://{host}:{real_port}/ (Ctrl-C stops)")
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+
+
+# ---------------------------------------------------------------- testing
+
+
+def run(command: list[str], check: bool = True) -> int:
+    log("$ " + " ".join(command))
+    return subprocess.run(command, cwd=ROOT, check=check).returncode
+
+
+def install_test_tools() -> None:
+    run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "requirements-test.txt"])
+    if not Path("/usr/bin/chromium").exists():
+        run(["apt-get", "update"])
+        run(["apt-get", "install", "-y", "chromium"])
+
+
+def python_files(paths: Iterable[str]) -> list[str]:
+    """Those of `paths` that exist and hold Python, so lint runs before others' code lands."""
+    present = []
+    for name in paths:
+        path = ROOT / name
+        if path.is_file() or (path.is_dir() and any(path.rglob("*.py"))):
+            present.append(name)
+    return present
+
+
+def lint() -> list[str]:
+    """Run ruff and mypy; return the names of those that failed (output stays visible)."""
+    failed = []
+    targets = python_files(["chunker_py", "app", "build.py", "tests"])
+    if run([sys.executable, "-m", "ruff", "check", *targets], check=False):
+        failed.append("ruff check")
+    if python_files(["chunker_py"]):
+        if run([sys.executable, "-m", "mypy"], check=False):
+            failed.append("mypy")
+    else:
+        log("chunker_py/ has no Python yet: mypy skipped")
+    return failed
+
+
+def test(pytest_args: list[str]) -> int:
+    install_test_tools()
+    build()
+    failed = lint()
+    code = run([sys.executable, "-m", "pytest", *pytest_args], check=False)
+    if failed:
+        log("FAILED: " + ", ".join(failed) + " (see output above)")
+    return code or (1 if failed else 0)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("build", help="write dist/ (the default)")
+    serve_parser = commands.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
+    serve_parser.add_argument("--port", type=int, default=8000)
+    commands.add_parser("test", help="install test tools, build, lint and run pytest")
+    args, rest = parser.parse_known_args(argv)
+    if args.command == "test":
+        return test(rest)
+    if rest:
+        parser.error("unrecognized arguments: " + " ".join(rest))
+    if args.command == "serve":
+        serve(args.port)
+        return 0
+    build()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
