@@ -1,0 +1,153 @@
+"""The page boots offline from its own files, and says which file failed when one is missing."""
+
+from __future__ import annotations
+
+import base64
+import csv
+import hashlib
+import io
+import json
+import urllib.request
+import zipfile
+from email.message import Message
+
+import pytest
+
+import build
+
+
+def test_page_boots_offline_to_ready_with_chunker_py_installed(booted) -> None:
+    assert booted.state() == "ready"
+    assert booted.page.text_content("#core-name") == "chunker_py"
+    assert booted.page.is_hidden("#boot-status")
+
+
+def test_every_request_goes_to_the_pages_own_origin(booted) -> None:
+    assert booted.requests, "the page made no requests at all"
+    assert booted.foreign_requests() == []
+
+
+def test_runtime_and_wheels_come_from_the_vendored_files(booted, server, site) -> None:
+    served = {request.path for request in server.requests}
+    pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+        assert f"{pyodide_dir}/{name}" in served
+    assert any(p.startswith(f"{pyodide_dir}/micropip-") and p.endswith(".whl") for p in served)
+    assert "/" + site.wheel in served
+
+
+def test_console_shows_no_errors(booted) -> None:
+    assert booted.console_errors() == []
+
+
+def test_plotly_draws_under_the_content_security_policy(booted, site):
+    page = booted.page
+    page.evaluate(
+        """() => {
+            window.__cspViolations = [];
+            addEventListener('securitypolicyviolation', (e) =>
+                window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
+        }"""
+    )
+    page.evaluate(
+        """(src) => new Promise((resolve, reject) => {
+               const script = Object.assign(document.createElement('script'), { src });
+               script.onload = resolve;
+               script.onerror = () => reject(new Error('plotly did not load'));
+               document.head.append(script);
+           })""",
+        site.vendored.plotly,
+    )
+    bars = page.evaluate(
+        """async () => {
+               const div = document.createElement('div');
+               document.body.append(div);
+               await Plotly.newPlot(div, [{ type: 'bar', x: ['a', 'b'], y: [2, 3] }]);
+               const count = div.querySelectorAll('.bars .point').length;
+               Plotly.purge(div);
+               div.remove();
+               return count;
+           }"""
+    )
+    assert bars == 2
+    assert page.evaluate("window.__cspViolations") == []
+    assert booted.console_errors() == []
+
+
+def fetch(url: str) -> tuple[Message, bytes]:
+    """Headers (case-insensitive) and body of a GET."""
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return response.headers, response.read()
+
+
+@pytest.mark.parametrize(
+    ("suffix", "mime"),
+    [
+        ("pyodide.mjs", "text/javascript"),
+        ("pyodide.asm.wasm", "application/wasm"),
+        ("python_stdlib.zip", "application/zip"),
+        ("pyodide-lock.json", "application/json"),
+    ],
+)
+def test_server_sends_exact_mime_no_cache_and_csp(server, site, suffix: str, mime: str) -> None:
+    folder = site.vendored.pyodide.rsplit("/", 1)[0]
+    headers, _ = fetch(f"{server.url}{folder}/{suffix}")
+    assert headers["Content-Type"].split(";")[0] == mime
+    assert headers["Cache-Control"] == "no-cache"
+    assert headers["Content-Security-Policy"] == build.CSP
+
+
+def test_index_carries_the_same_policy_and_hashed_asset_urls(server, site) -> None:
+    _, body = fetch(server.url)
+    index = body.decode()
+    assert f'content="{build.CSP}"' in index
+    assert f'src="{site.build}/app/main.py"' in index
+    assert "{{" not in index
+
+
+def test_copied_lock_names_the_digest_of_the_micropip_wheel_beside_it(site) -> None:
+    folder = site.root / site.vendored.pyodide.rsplit("/", 1)[0]
+    entry = json.loads((folder / "pyodide-lock.json").read_text())["packages"]["micropip"]
+    wheel = (folder / entry["file_name"]).read_bytes()
+    assert entry["sha256"] == hashlib.sha256(wheel).hexdigest()
+
+
+def test_chunker_py_wheel_record_matches_its_contents(site) -> None:
+    with zipfile.ZipFile(site.root / site.wheel) as wheel:
+        record_name = next(n for n in wheel.namelist() if n.endswith(".dist-info/RECORD"))
+        rows = list(csv.reader(io.StringIO(wheel.read(record_name).decode())))
+        assert {row[0] for row in rows} == set(wheel.namelist())
+        for name, digest, size in rows:
+            if name == record_name:
+                continue
+            data = wheel.read(name)
+            expected = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=")
+            assert digest == "sha256=" + expected.decode()
+            assert int(size) == len(data)
+
+
+def test_wheel_is_reproducible_so_the_build_hash_is_stable() -> None:
+    assert build.build_wheel() == build.build_wheel()
+
+
+@pytest.mark.parametrize(
+    "victim",
+    [
+        "static/vendor/pyodide-*/pyodide.asm.wasm",
+        "static/vendor/pyodide-*/micropip-*.whl",
+        "static/build-*/wheels/chunker_py-*.whl",
+    ],
+)
+def test_missing_vendored_file_shows_error_naming_it(
+    victim: str, copy_site, serve_dir, open_page
+) -> None:
+    broken = copy_site()
+    (missing,) = broken.glob(victim)
+    missing.unlink()
+    recorded = open_page(serve_dir(broken).url)
+    recorded.open()
+    assert recorded.wait_settled() == "error"
+    message = recorded.page.text_content("#boot-status") or ""
+    assert missing.relative_to(broken).as_posix() in message
+    assert recorded.page.is_visible("#boot-status")
+    assert recorded.page.get_attribute("#boot-status", "role") == "alert"
