@@ -88,14 +88,23 @@ class Analysis:
         return build_chunks(self.text, self.spans)
 
 
-def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
-    """Refuse text that is too long or holds lone surrogates (which no file can encode)."""
+def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
+    """Refuse text over the code-point limit (code points, not UTF-16 units)."""
     if max_code_points is not None and len(text) > max_code_points:
         raise DocumentError(
             f"The text has {len(text):,} code points; the limit is {max_code_points:,}. "
             "Shorten it or split it into several documents.",
             field="text",
         )
+
+
+def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
+    """What the page and imports accept: within the limit and free of lone surrogates.
+
+    The splitting itself handles lone surrogates exactly (JSONL escapes them), but no UTF-8
+    file or download can hold one, so text typed or pasted with one is refused.
+    """
+    check_length(text, max_code_points)
     bad = _LONE_SURROGATE.search(text)
     if bad:
         raise DocumentError(
@@ -172,12 +181,13 @@ def analyse(
     max_code_points: int | None = MAX_CODE_POINTS,
     with_tradeoffs: bool = True,
 ) -> Analysis:
-    """Split ``text`` and compute every figure. Raises ``DocumentError`` for bad text;
-    returns an ``Analysis`` whose ``error`` is set when the result is unusable.
+    """Split ``text`` and compute every figure. Raises ``DocumentError`` when the text is
+    over the limit; returns an ``Analysis`` whose ``error`` is set when the result is
+    unusable. Any ``str`` is split exactly, lone surrogates included.
 
     Chunk records (with their text) are built only when ``Analysis.chunks`` is read.
     """
-    check_document(text, max_code_points=max_code_points)
+    check_length(text, max_code_points)
     index = TextIndex(text)
     sink = _run(text, settings, index, keep=max_chunks)
     count = sink.count

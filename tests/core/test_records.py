@@ -1,0 +1,101 @@
+"""JSONL and CSV records: schema, exact read-back on hostile text, spreadsheet-safe CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from chunker_py import Settings, analyse, download_name, to_csv, to_jsonl
+
+from .conftest import texts
+
+HOSTILE = '=1+2,"quoted"\r\n\u2028x\u0085y\ufeff😀 \t@cmd|-3+3\n+a\x0bb\x1cc'
+
+
+def test_jsonl_schema_and_order_of_keys() -> None:
+    result = analyse("Reset password. Keep backup codes.", Settings(chunk_size=18, chunk_overlap=4,
+                                                                     source_name="note"))  # fmt: skip
+    lines = to_jsonl(result).splitlines()
+    first = json.loads(lines[0])
+    assert list(first) == ["id", "index", "text", "start", "end", "start_utf16", "end_utf16",
+                           "length", "overlap", "source", "settings"]  # fmt: skip
+    assert first["id"] == "note#0" and first["source"] == "note"
+    assert first["settings"] == {"mode": "recursive", "chunk_size": 18, "chunk_overlap": 4,
+                                 "edges": "trim", "separators": ["\n\n", "\n", " ", ""]}  # fmt: skip
+    fixed = analyse("abc", Settings(mode="fixed", chunk_size=2, chunk_overlap=0))
+    record = json.loads(to_jsonl(fixed).splitlines()[0])
+    assert "separators" not in record["settings"] and record["source"] is None
+    assert record["id"] == "document#0"
+
+
+@given(text=st.one_of(texts, st.text(max_size=80)), size=st.integers(1, 12))
+@example(text=HOSTILE, size=5)
+@example(text="a\ud800b\udfffc\u2028", size=2)
+def test_jsonl_reads_back_exact_slices_line_by_line(text: str, size: int) -> None:
+    result = analyse(text, Settings(chunk_size=size, chunk_overlap=0), max_code_points=None)
+    if result.error is not None:
+        return
+    out = to_jsonl(result)
+    out.encode("utf-8")  # always encodable: lone surrogates are escaped
+    lines = out.splitlines()  # splits at U+2028, NEL ...: none may occur raw
+    assert len(lines) == len(result.chunks)
+    for line in lines:
+        r = json.loads(line)
+        assert r["text"] == text[r["start"] : r["end"]]
+        units = text.encode("utf-16-le", "surrogatepass")
+        assert (
+            units[2 * r["start_utf16"] : 2 * r["end_utf16"]].decode("utf-16-le", "surrogatepass")
+            == r["text"]
+        )
+
+
+@given(text=st.one_of(texts, st.text(max_size=80)))
+@example(text=HOSTILE)
+def test_csv_reads_back_exactly(text: str) -> None:
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        return
+    result = analyse(text, Settings(chunk_size=6, chunk_overlap=2, source_name="a,b"))
+    if result.error is not None:
+        return
+    rows = list(csv.reader(io.StringIO(to_csv(result), newline="")))
+    assert rows[0] == ["index", "start", "end", "length", "overlap", "text", "source"]
+    assert len(rows) == len(result.chunks) + 1
+    for row in rows[1:]:
+        index, start, end, length, overlap = map(int, row[:5])
+        assert row[5] == text[start:end] and row[6] == "a,b"
+        assert length == end - start and result.chunks[index].overlap == overlap
+
+
+def test_csv_is_rfc4180() -> None:
+    result = analyse('say "hi", ok\nnext', Settings(mode="fixed", chunk_size=50, chunk_overlap=0,
+                                                   edges="preserve"))  # fmt: skip
+    assert to_csv(result) == (
+        'index,start,end,length,overlap,text\r\n0,0,17,17,0,"say ""hi"", ok\nnext"\r\n'
+    )
+    assert "source" not in to_csv(result).split("\r\n")[0]
+
+
+def test_spreadsheet_safe_csv_prefixes_formula_cells_only_when_asked() -> None:
+    text = "=SUM(A1)\n+1\n-2\n@x\n\tt\nplain"
+    result = analyse(text, Settings(chunk_size=1, chunk_overlap=0, separators=("\n",)))
+    exact = list(csv.reader(io.StringIO(to_csv(result), newline="")))[1:]
+    safe = list(csv.reader(io.StringIO(to_csv(result, spreadsheet_safe=True), newline="")))[1:]
+    assert [r[5] for r in exact] == ["=SUM(A1)", "\n+1", "\n-2", "\n@x", "\n\tt", "\nplain"]
+    assert safe[0][5] == "'=SUM(A1)"
+    assert [r[5] for r in safe[1:]] == [r[5] for r in exact[1:]]  # these start with \n
+    one = analyse("-1", Settings(chunk_size=5, chunk_overlap=0))
+    assert to_csv(one, spreadsheet_safe=True).splitlines()[1].endswith(",'-1")
+    tab = analyse("\tx", Settings(chunk_size=5, chunk_overlap=0, edges="preserve"))
+    assert to_csv(tab, spreadsheet_safe=True).splitlines()[1].endswith(",'\tx")
+
+
+def test_download_names_are_sanitised() -> None:
+    assert download_name("../../etc/passwd", "csv") == "etc_passwd.csv"
+    assert download_name("</script>\u202eexe.txt", "jsonl") == "script_exe.txt.jsonl"
+    assert download_name("", "csv") == "chunks.csv"
+    assert download_name("...", "csv") == "chunks.csv"
+    assert download_name("Team handbook", "jsonl") == "Team_handbook.jsonl"

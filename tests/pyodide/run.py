@@ -1,0 +1,58 @@
+"""Run the core tests inside Pyodide (Node): ``python tests/pyodide/run.py [pytest args]``.
+
+Installs pure-Python wheels of pytest and Hypothesis for Pyodide's Python into
+``.cache/pyodide-site`` (once), then starts ``run_core_tests.mjs``. LangChain (which needs
+compiled extensions) and subprocess-based tests are left out: they run in CPython.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SITE = ROOT / ".cache" / "pyodide-site"
+DEFAULT_ARGS = [
+    "tests/core",
+    "-p",
+    "no:cacheprovider",
+    "-m",
+    "not subprocess",
+    "--ignore=tests/core/test_langchain_differential.py",
+    "-q",
+]
+
+
+def pyodide_python() -> str:
+    lock = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text())
+    major, minor, *_ = lock["info"]["python"].split(".")
+    return f"{major}.{minor}"
+
+
+def ensure_site() -> None:
+    marker = SITE / ".complete"
+    if marker.exists():
+        return
+    subprocess.run(
+        [
+            sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+            "--target", str(SITE), "--python-version", pyodide_python(),
+            "--only-binary=:all:", "--implementation", "py", "--abi", "none",
+            "--platform", "any", "pytest", "hypothesis",
+        ],
+        check=True,
+    )  # fmt: skip
+    marker.write_text("ok")
+
+
+def main(argv: list[str]) -> int:
+    ensure_site()
+    args = argv or DEFAULT_ARGS
+    node = ["node", str(Path(__file__).with_name("run_core_tests.mjs")), str(ROOT), str(SITE)]
+    return subprocess.run([*node, *args], cwd=ROOT, check=False).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
