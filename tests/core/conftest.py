@@ -23,10 +23,31 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 # NBSP, U+FEFF (not whitespace), emoji (two UTF-16 units), combining marks, ZWJ sequences,
 # U+2028 and lone CR.
 ATOMS = [
-    "a", "b", "word", "x", " ", "  ", "\n", "\n\n", "\r\n", "\r\n\r\n", "\r", "\t",
-    "\u00a0", "\ufeff", "\u2028", "😀", "e\u0301", "👩\u200d💻", "🇫🇷", "\u202e", "=1+2",
-    '"', ",", ".",
-]  # fmt: skip
+    "a",
+    "b",
+    "word",
+    "x",
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\r\n",
+    "\r\n\r\n",
+    "\r",
+    "\t",
+    "\u00a0",
+    "\ufeff",
+    "\u2028",
+    "😀",
+    "e\u0301",
+    "👩\u200d💻",
+    "🇫🇷",
+    "\u202e",
+    "=1+2",
+    '"',
+    ",",
+    ".",
+]
 
 texts = st.lists(st.sampled_from(ATOMS), max_size=40).map("".join)
 any_text = st.one_of(texts, st.text(max_size=60))

@@ -69,8 +69,9 @@ def test_stdin_and_dash_read_standard_input() -> None:
 
 
 def test_a_link_from_the_page_reproduces_its_settings(note: Path) -> None:
-    settings = Settings(mode="fixed", chunk_size=18, chunk_overlap=4, edges="preserve",
-                        source_name="note <1>")  # fmt: skip
+    settings = Settings(
+        mode="fixed", chunk_size=18, chunk_overlap=4, edges="preserve", source_name="note <1>"
+    )
     out = cli(str(note), "--link", settings_to_fragment(settings))
     assert out.returncode == 0
     assert out.stdout.decode() == to_jsonl(analyse(NOTE, settings))
@@ -107,8 +108,9 @@ def test_over_limit_input_exits_2(tmp_path: Path) -> None:
     out = cli(str(big), "--size", "10000", "--overlap", "9999")
     assert out.returncode == 2 and out.stdout == b""
     assert b"10,001 chunks" in out.stderr
-    lifted = cli(str(big), "--size", "10000", "--overlap", "9999", "--no-limits",
-                 "--format", "summary")  # fmt: skip
+    lifted = cli(
+        str(big), "--size", "10000", "--overlap", "9999", "--no-limits", "--format", "summary"
+    )
     assert lifted.returncode == 0 and json.loads(lifted.stdout)["chunks"] == 10_001
 
 

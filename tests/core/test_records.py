@@ -17,15 +17,33 @@ HOSTILE = '=1+2,"quoted"\r\n\u2028x\u0085y\ufeff😀 \t@cmd|-3+3\n+a\x0bb\x1cc'
 
 
 def test_jsonl_schema_and_order_of_keys() -> None:
-    result = analyse("Reset password. Keep backup codes.", Settings(chunk_size=18, chunk_overlap=4,
-                                                                     source_name="note"))  # fmt: skip
+    result = analyse(
+        "Reset password. Keep backup codes.",
+        Settings(chunk_size=18, chunk_overlap=4, source_name="note"),
+    )
     lines = to_jsonl(result).splitlines()
     first = json.loads(lines[0])
-    assert list(first) == ["id", "index", "text", "start", "end", "start_utf16", "end_utf16",
-                           "length", "overlap", "source", "settings"]  # fmt: skip
+    assert list(first) == [
+        "id",
+        "index",
+        "text",
+        "start",
+        "end",
+        "start_utf16",
+        "end_utf16",
+        "length",
+        "overlap",
+        "source",
+        "settings",
+    ]
     assert first["id"] == "note#0" and first["source"] == "note"
-    assert first["settings"] == {"mode": "recursive", "chunk_size": 18, "chunk_overlap": 4,
-                                 "edges": "trim", "separators": ["\n\n", "\n", " ", ""]}  # fmt: skip
+    assert first["settings"] == {
+        "mode": "recursive",
+        "chunk_size": 18,
+        "chunk_overlap": 4,
+        "edges": "trim",
+        "separators": ["\n\n", "\n", " ", ""],
+    }
     fixed = analyse("abc", Settings(mode="fixed", chunk_size=2, chunk_overlap=0))
     record = json.loads(to_jsonl(fixed).splitlines()[0])
     assert "separators" not in record["settings"] and record["source"] is None
@@ -71,8 +89,10 @@ def test_csv_reads_back_exactly(text: str) -> None:
 
 
 def test_csv_is_rfc4180() -> None:
-    result = analyse('say "hi", ok\nnext', Settings(mode="fixed", chunk_size=50, chunk_overlap=0,
-                                                   edges="preserve"))  # fmt: skip
+    result = analyse(
+        'say "hi", ok\nnext',
+        Settings(mode="fixed", chunk_size=50, chunk_overlap=0, edges="preserve"),
+    )
     assert to_csv(result) == (
         'index,start,end,length,overlap,text\r\n0,0,17,17,0,"say ""hi"", ok\nnext"\r\n'
     )

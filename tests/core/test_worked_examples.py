@@ -89,8 +89,14 @@ def test_emoji_example_offsets_in_both_units() -> None:
 def test_fixed_windows_share_exactly_the_overlap_when_preserved() -> None:
     text = "abcdefghijklmnopqrstuvwxyz"
     result = analyse(text, Settings(mode="fixed", chunk_size=7, chunk_overlap=3, edges="preserve"))
-    assert [c.text for c in result.chunks] == ["abcdefg", "efghijk", "ijklmno", "mnopqrs",
-                                               "qrstuvw", "uvwxyz"]  # fmt: skip
+    assert [c.text for c in result.chunks] == [
+        "abcdefg",
+        "efghijk",
+        "ijklmno",
+        "mnopqrs",
+        "qrstuvw",
+        "uvwxyz",
+    ]
     assert [c.overlap for c in result.chunks[1:]] == [3] * 5
 
 
