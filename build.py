@@ -359,6 +359,16 @@ def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, by
         "interpreter": f"./{vendored.pyodide}",
         # Relative to this config file: installed by micropip from the local wheel.
         "packages": [f"./wheels/{wheel_name}"],
+        # Only the error banner is wanted; the editor, terminal, game and donkey plugins
+        # would each cost a request at boot.
+        "plugins": [
+            "!codemirror",
+            "!deprecations-manager",
+            "!donkey",
+            "!py-editor",
+            "!py-game",
+            "!py-terminal",
+        ],
     }
     # app/main.py is the <script type="py"> source; its siblings are written beside the
     # interpreter's working directory so that main.py can `import panel_module`.

@@ -123,6 +123,23 @@ new MutationObserver(() => {
 // main thread, so removing it keeps 'unsafe-eval' out of the CSP. If the UI ever uses
 // <script type="py" worker>, delete this and add 'unsafe-eval' to script-src in build.py.
 // Same URL as the <script> tag, so this is the same module instance, imported once.
+//
+// Also: an exception raised by the Python entry point while it starts (say, main.py
+// looking for an element that is not in index.html) reaches only PyScript's stderr, as an
+// Error object; it raises no window event. Report it as a boot failure, naming the script.
+const lastLine = (text) => text.trim().split("\n").pop();
 import(document.getElementById("pyscript-core").src)
-  .then(({ hooks }) => hooks.worker.onBeforeRunAsync.clear())
+  .then(({ hooks }) => {
+    hooks.worker.onBeforeRunAsync.clear();
+    hooks.main.onReady.add((wrap, element) => {
+      const stderr = wrap.io.stderr;
+      wrap.io.stderr = (error, ...rest) => {
+        if (error instanceof Error && duringBoot()) {
+          const script = element.getAttribute("src") || "the page's Python";
+          fail(`The page could not start: ${shortName(script)} raised ${lastLine(error.message)}`);
+        }
+        return stderr(error, ...rest);
+      };
+    });
+  })
   .catch(() => {}); // a failed load is reported above, naming the file
