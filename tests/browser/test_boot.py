@@ -151,3 +151,16 @@ def test_missing_vendored_file_shows_error_naming_it(
     assert missing.relative_to(broken).as_posix() in message
     assert recorded.page.is_visible("#boot-status")
     assert recorded.page.get_attribute("#boot-status", "role") == "alert"
+
+
+def test_python_exception_at_startup_shows_error_naming_the_script(
+    site, copy_site, serve_dir, open_page
+) -> None:
+    broken = copy_site()
+    (broken / site.build / "app" / "main.py").write_text('raise RuntimeError("boom at start")\n')
+    recorded = open_page(serve_dir(broken).url)
+    recorded.open()
+    assert recorded.wait_settled() == "error"
+    message = recorded.page.text_content("#boot-status") or ""
+    assert f"{site.build}/app/main.py" in message
+    assert "RuntimeError: boom at start" in message
