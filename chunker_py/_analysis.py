@@ -295,9 +295,9 @@ def _warnings(spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
     long = [(i, end - start) for i, (start, end, _w) in enumerate(spans) if end - start > size]
     if not long:
         return ()
-    shown = ", ".join(str(i + 1) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
+    shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
     return (
-        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (chunk {shown}; the "
+        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (index {shown}; the "
         f"longest has {max(n for _i, n in long):,} code points): no remaining separator "
         'could split them. Add the empty separator "" as the last separator to allow '
         "splitting between single code points.",

@@ -99,6 +99,8 @@ def _range_message(key: str, low: int, high: int, got: object) -> str:
 
 
 def _shown(value: object) -> str:
+    if isinstance(value, str) and not value.strip():
+        return "an empty field"
     text = value if isinstance(value, str) else repr(value)
     text = text if len(text) <= 40 else text[:37] + "..."
     return repr(text) if isinstance(value, str) else text

@@ -133,3 +133,15 @@ def test_comparison_sizes_follow_the_guide() -> None:
     assert comparison_sizes(300, 200) == [201, 300, 450, 600]  # half raised to overlap + 1
     assert comparison_sizes(8000, 10) == [4000, 8000, 10_000]  # capped and merged
     assert comparison_sizes(1, 0) == [1, 2]
+
+
+def test_unsplittable_piece_is_kept_whole_untrimmed_and_warned() -> None:
+    settings = Settings(chunk_size=5, chunk_overlap=0, separators=(" ",))
+    result = analyse("aaaa bbbbbbbbbb c", settings)
+    assert [c.text for c in result.chunks] == ["aaaa", " bbbbbbbbbb", "c"]
+    assert [c.whole for c in result.chunks] == [False, True, False]
+    assert result.chunks[1].start == 4  # untrimmed: keeps its leading separator space
+    assert len(result.warnings) == 1
+    assert "index 1" in result.warnings[0] and "11 code points" in result.warnings[0]
+    fine = analyse("aaaa bbbb", Settings(chunk_size=5, chunk_overlap=0, separators=(" ", "")))
+    assert fine.warnings == ()
