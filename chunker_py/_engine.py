@@ -48,12 +48,12 @@ class TextIndex:
     edge sits in a long run, so long runs are never rescanned chunk after chunk.
     """
 
-    __slots__ = ("_ends", "_starts", "_text", "pieces")
+    __slots__ = ("_ends", "_starts", "pieces", "text")
 
     _SHORT = 32  # longest run handled by direct scanning
 
     def __init__(self, text: str) -> None:
-        self._text = text
+        self.text = text
         self._starts: list[int] | None = None
         self._ends: list[int] = []
         # (start, end, separator) -> piece bounds; shared by the trade-off sizes
@@ -63,7 +63,7 @@ class TextIndex:
         if self._starts is None:
             starts: list[int] = []
             ends = self._ends
-            for match in _WHITESPACE_RUN.finditer(self._text):
+            for match in _WHITESPACE_RUN.finditer(self.text):
                 starts.append(match.start())
                 ends.append(match.end())
             self._starts = starts
@@ -71,7 +71,7 @@ class TextIndex:
 
     def trim(self, start: int, end: int) -> tuple[int, int]:
         """Return ``[start, end)`` without whitespace at either edge; empty means start == end."""
-        text = self._text
+        text = self.text
         if text[start].isspace():
             limit = min(end, start + self._SHORT)
             while start < limit and text[start].isspace():
@@ -119,10 +119,11 @@ class Sink:
     """Receives chunks as the modes find them; keeps spans until ``keep`` is exceeded and
     then only counts, so counts stay exact and cheap above any limit."""
 
-    __slots__ = ("_index", "_keep", "count", "spans", "trim")
+    __slots__ = ("_index", "_keep", "_text", "count", "spans", "trim")
 
     def __init__(self, index: TextIndex, *, trim: bool, keep: int | None = None) -> None:
         self._index = index
+        self._text = index.text
         self.trim = trim
         self.count = 0
         self.spans: list[Span] | None = [] if keep is None or keep > 0 else None
@@ -131,9 +132,14 @@ class Sink:
     def merged(self, start: int, end: int) -> None:
         """A merged chunk: trimmed when trimming, dropped when nothing remains."""
         if self.trim:
-            start, end = self._index.trim(start, end)
-            if start == end:
-                return
+            text = self._text
+            if text[start].isspace() or text[end - 1].isspace():
+                if self.spans is None and not (text[start].isspace() and text[end - 1].isspace()):
+                    self.count += 1  # counting only: one non-space edge means it stays
+                    return
+                start, end = self._index.trim(start, end)
+                if start == end:
+                    return
         self._add(Span(start, end))
 
     def whole(self, start: int, end: int) -> None:

@@ -7,6 +7,7 @@ the following piece, and count toward the size.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
@@ -38,7 +39,7 @@ def feed(
         key = (start, end, separator)
         bounds = pieces.get(key)
         if bounds is None:
-            bounds = pieces[key] = _piece_bounds(text, start, end, separator)
+            bounds = pieces[key] = _passage_bounds(index, start, end, separator)
         last = len(bounds) - 1
         run_start = 0
         for i in _long_pieces(bounds, size):
@@ -70,6 +71,26 @@ def _choose_separator(
         if text.find(sep, start, end) != -1:
             return sep, seps[i + 1 :]
     return seps[-1], ()
+
+
+def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> list[int]:
+    """Piece bounds of ``[start, end)``, sliced from the whole text's occurrences when the
+    separator cannot overlap itself (then matching from any start finds the same ones)."""
+    width = len(separator)
+    if not _self_overlapping(separator):
+        occurrences = index.pieces.get((-1, -1, separator))
+        if occurrences is None:
+            occurrences = _piece_bounds(index.text, 0, len(index.text), separator)
+            index.pieces[(-1, -1, separator)] = occurrences
+        first = bisect_right(occurrences, start)
+        last = bisect_left(occurrences, end - width + 1, first)
+        return [start, *occurrences[first:last], end]
+    return _piece_bounds(index.text, start, end, separator)
+
+
+def _self_overlapping(separator: str) -> bool:
+    """True when two occurrences can overlap, e.g. "\n\n" in "\n\n\n"."""
+    return any(separator[:k] == separator[-k:] for k in range(1, len(separator)))
 
 
 def _piece_bounds(text: str, start: int, end: int, separator: str) -> list[int]:
