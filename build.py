@@ -429,6 +429,7 @@ def build(dist: Path = DIST) -> Site:
     values = {
         "build": build_dir,
         "csp": CSP,
+        "pyodide": vendored.pyodide.rsplit("/", 1)[0],
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
     }
@@ -450,6 +451,8 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Static files with exact MIME types, no-cache and the page's CSP; quiet by default."""
 
     extensions_map = MIME_TYPES
+    # Keep-alive, as any real static host does; every response carries a Content-Length.
+    protocol_version = "HTTP/1.1"
     request_log: RequestLog | None = None
 
     def end_headers(self) -> None:
@@ -524,9 +527,12 @@ def run(command: list[str], check: bool = True) -> int:
 
 def install_test_tools() -> None:
     run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "requirements-test.txt"])
-    if not Path("/usr/bin/chromium").exists():
+    missing = [] if Path("/usr/bin/chromium").exists() else ["chromium"]
+    if shutil.which("npm") is None:
+        missing.append("npm")  # build() runs npm ci
+    if missing:
         run(["apt-get", "update"])
-        run(["apt-get", "install", "-y", "chromium"])
+        run(["apt-get", "install", "-y", *missing])
 
 
 def python_files(paths: Iterable[str]) -> list[str]:
