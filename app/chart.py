@@ -1,0 +1,97 @@
+"""Size trade-offs: a Plotly bar chart of chunk counts at the comparison sizes.
+
+Redrawn only when its data changes (Plotly.react costs ~15 ms).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from dom import by_id, number, set_text
+from pyscript import window
+
+from chunker_py import MAX_CHUNKS, Tradeoff
+
+_last: str | None = None
+
+
+def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
+    global _last
+    key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
+    if key == _last:
+        return
+    _last = key
+    _describe(tradeoffs, current)
+    if not tradeoffs:
+        window.Plotly.purge(by_id("tradeoff-chart"))
+        return
+    labels = [f"{number(t.size)} (current)" if t.size == current else number(t.size)
+              for t in tradeoffs]  # fmt: skip
+    counts = [t.count for t in tradeoffs]
+    colours = [
+        "#b3261e" if t.count > MAX_CHUNKS else "#1f5fa8" if t.size == current else "#8fb3da"
+        for t in tradeoffs
+    ]
+    top = max(counts) if counts else 0
+    show_limit = top >= MAX_CHUNKS / 2
+    data = [
+        {
+            "type": "bar",
+            "x": labels,
+            "y": counts,
+            "marker": {"color": colours},
+            "text": [number(c) + (" (over limit)" if c > MAX_CHUNKS else "") for c in counts],
+            "textposition": "outside",
+            "cliponaxis": False,
+            "hovertemplate": "size %{x}<br>%{y} chunks<extra></extra>",
+        }
+    ]
+    layout: dict[str, object] = {
+        "margin": {"l": 56, "r": 16, "t": 28, "b": 48},
+        "height": 260,
+        "xaxis": {"title": {"text": "Chunk size (code points)"}, "type": "category"},
+        "yaxis": {
+            "title": {"text": "Chunks"},
+            "rangemode": "tozero",
+            "range": [0, max(top, MAX_CHUNKS if show_limit else top, 1) * 1.18],
+        },
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"family": "system-ui, sans-serif", "size": 12},
+        "showlegend": False,
+    }
+    if show_limit:
+        layout["shapes"] = [
+            {
+                "type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": MAX_CHUNKS,
+                "y1": MAX_CHUNKS, "line": {"color": "#b3261e", "dash": "dash", "width": 1.5},
+            }
+        ]  # fmt: skip
+        layout["annotations"] = [
+            {
+                "xref": "paper", "x": 1, "y": MAX_CHUNKS, "xanchor": "right",
+                "yanchor": "bottom", "text": "2,000-chunk limit", "showarrow": False,
+                "font": {"color": "#b3261e"},
+            }
+        ]  # fmt: skip
+    config = {"displayModeBar": False, "responsive": True}
+    window.Plotly.react(
+        by_id("tradeoff-chart"),
+        window.JSON.parse(json.dumps(data)),
+        window.JSON.parse(json.dumps(layout)),
+        window.JSON.parse(json.dumps(config)),
+    )
+
+
+def _describe(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
+    """The same figures as text, for screen readers and tests (and the limit when off-scale)."""
+    if not tradeoffs:
+        set_text("tradeoff-text", "No comparison: see Chunk readiness.")
+        return
+    parts = [
+        f"size {number(t.size)}{' (current)' if t.size == current else ''}: "
+        f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
+        for t in tradeoffs
+    ]
+    set_text("tradeoff-text", "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks.")

@@ -1,0 +1,54 @@
+"""The page's small DOM vocabulary, shared by the panel modules.
+
+Only app/ touches the DOM. Text is always set with ``textContent``; bulk rendering goes
+through static/render.js, which builds elements from JSON with ``textContent`` too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from pyodide.ffi import create_once_callable, create_proxy
+from pyscript import document, window
+
+_proxies: list[Any] = []  # event handlers must outlive the call that registered them
+
+
+def by_id(element_id: str) -> Any:
+    element = document.getElementById(element_id)
+    if element is None:
+        raise LookupError(f"#{element_id} is missing from index.html")
+    return element
+
+
+def on(element: Any, event: str, handler: Callable[..., Any]) -> None:
+    proxy = create_proxy(handler)
+    _proxies.append(proxy)
+    element.addEventListener(event, proxy)
+
+
+def set_text(element_id: str, text: str) -> None:
+    by_id(element_id).textContent = text
+
+
+def show(element_id: str, visible: bool) -> None:
+    by_id(element_id).hidden = not visible
+
+
+def render() -> Any:
+    """static/render.js's builders (rows, preview, download, codePoints)."""
+    return window.ciRender
+
+
+def to_json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def set_timeout(handler: Callable[[], Any], ms: int = 0) -> None:
+    window.setTimeout(create_once_callable(handler), ms)
+
+
+def number(value: int) -> str:
+    return f"{value:,}"

@@ -1,0 +1,70 @@
+"""Downloads and copies: JSONL and CSV of the current records, and the settings link."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dom import by_id, on, render
+from pyodide.ffi import JsException
+from pyscript import window
+
+from chunker_py import Analysis, download_name, to_csv, to_jsonl
+
+BUTTONS = ("download-jsonl", "download-csv", "copy-jsonl", "copy-csv")
+
+
+class Export:
+    def __init__(self) -> None:
+        self.analysis: Analysis | None = None
+
+    def wire(self) -> None:
+        on(by_id("download-jsonl"), "click", lambda _e: self._download("jsonl"))
+        on(by_id("download-csv"), "click", lambda _e: self._download("csv"))
+
+        async def copy_jsonl(_event: Any) -> None:
+            if self.analysis is not None:
+                await self._copy(self._jsonl(), "JSONL")
+
+        async def copy_csv(_event: Any) -> None:
+            if self.analysis is not None:
+                await self._copy(self._csv(), "CSV")
+
+        async def copy_link(_event: Any) -> None:
+            await self._copy(str(window.location.href), "Settings link")
+
+        on(by_id("copy-jsonl"), "click", copy_jsonl)
+        on(by_id("copy-csv"), "click", copy_csv)
+        on(by_id("copy-link"), "click", copy_link)
+
+    def show(self, analysis: Analysis | None) -> None:
+        self.analysis = analysis
+        for button in BUTTONS:
+            by_id(button).disabled = analysis is None
+
+    def _jsonl(self) -> str:
+        assert self.analysis is not None
+        return to_jsonl(self.analysis)
+
+    def _csv(self) -> str:
+        assert self.analysis is not None
+        return to_csv(self.analysis, spreadsheet_safe=bool(by_id("spreadsheet-safe").checked))
+
+    def _download(self, kind: str) -> None:
+        if self.analysis is None:
+            return
+        text = self._jsonl() if kind == "jsonl" else self._csv()
+        kind_type = "application/jsonl" if kind == "jsonl" else "text/csv"
+        name = download_name(self.analysis.settings.source_name, kind)
+        render().download(text, name, f"{kind_type};charset=utf-8")
+        self._say(f"Saved {name}.")
+
+    async def _copy(self, text: str, what: str) -> None:
+        try:
+            await window.navigator.clipboard.writeText(text)
+        except JsException:  # the browser may refuse clipboard access: say so
+            self._say(f"{what} could not be copied: the browser refused clipboard access.")
+            return
+        self._say(f"{what} copied to the clipboard.")
+
+    def _say(self, message: str) -> None:
+        by_id("export-status").textContent = message

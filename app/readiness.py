@@ -1,0 +1,40 @@
+"""Chunk readiness: Ready, or Check inputs with the message to follow, plus warnings."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from dom import by_id
+
+
+def show(problem: str | None, warnings: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
+    """``problem`` is the message beneath Check inputs; None means Ready."""
+    panel = by_id("readiness")
+    panel.dataset.status = "check" if problem else "ready"
+    by_id("readiness-status").textContent = "Check inputs" if problem else "Ready"
+    by_id("readiness-message").textContent = problem or "The settings produced usable records."
+    _list("readiness-warnings", warnings)
+    _list("readiness-notes", notes)
+
+
+def bug(message: str) -> None:
+    """An unexpected exception: say so plainly; the next edit tries again."""
+    panel = by_id("readiness")
+    panel.dataset.status = "bug"
+    by_id("readiness-status").textContent = "Something went wrong"
+    by_id("readiness-message").textContent = (
+        f"Bug: {message}. Please report it; your text and settings are unchanged, and the "
+        "next edit will try again."
+    )
+
+
+def _list(element_id: str, items: Sequence[str]) -> None:
+    from pyscript import document
+
+    element = by_id(element_id)
+    element.replaceChildren()
+    for item in items:
+        li = document.createElement("li")
+        li.textContent = item
+        element.append(li)
+    element.hidden = not items

@@ -1,0 +1,117 @@
+"""Source panel: the Source text area, Browse TXT/MD and drag-and-drop import.
+
+Text that breaks a document rule (over 20,000 code points, a lone surrogate) is refused
+with a message and the previous text stays; files go through the core's strict decoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dom import by_id, number, on, render
+
+from chunker_py import (
+    MAX_CODE_POINTS,
+    MAX_IMPORT_BYTES,
+    ChunkerError,
+    check_document,
+    decode_document,
+)
+
+
+class Source:
+    def __init__(self, changed: Callable[[], Any]) -> None:
+        self._changed = changed
+        self.area = by_id("source-text")
+        self.text = str(self.area.value)  # the last accepted text
+        self.message = ""
+
+    def wire(self) -> None:
+        on(self.area, "input", lambda _event: self._changed())
+        on(by_id("browse"), "change", self._browse)
+        on(self.area, "dragover", self._drag_over)
+        on(self.area, "dragleave", lambda _event: self.area.classList.remove("dropping"))
+        on(self.area, "drop", self._drop)
+
+    def current(self) -> str:
+        """The text to split: the area's text if acceptable, else the previous text."""
+        value = str(self.area.value)
+        if value == self.text:
+            return value
+        try:
+            check_document(value, max_code_points=MAX_CODE_POINTS)
+        except ChunkerError as error:
+            self.area.value = self.text
+            self.tell(f"{error.message} The previous text was kept.", problem=True)
+            return self.text
+        self.text = value
+        self.tell("")
+        return value
+
+    def tell(self, message: str, *, problem: bool = False) -> None:
+        status = by_id("source-status")
+        status.textContent = message
+        status.classList.toggle("problem", problem)
+        self.message = message
+
+    def show_count(self) -> None:
+        count = int(render().codePoints(self.text))
+        by_id(
+            "source-count"
+        ).textContent = f"{number(count)} of {number(MAX_CODE_POINTS)} code points"
+
+    async def _browse(self, event: Any) -> None:
+        files = event.target.files
+        if files.length:
+            await self._import(files.item(0))
+        event.target.value = ""  # choosing the same file again fires change again
+
+    def _drag_over(self, event: Any) -> None:
+        event.preventDefault()
+        self.area.classList.add("dropping")
+
+    async def _drop(self, event: Any) -> None:
+        event.preventDefault()
+        self.area.classList.remove("dropping")
+        transfer = event.dataTransfer
+        items = transfer.items
+        if items and items.length:
+            entry = items[0].webkitGetAsEntry() if hasattr(items[0], "webkitGetAsEntry") else None
+            if entry and entry.isDirectory:
+                self.tell(
+                    "Folders cannot be imported; drop one TXT or Markdown file.", problem=True
+                )
+                return
+        files = transfer.files
+        if files.length == 0:
+            self.tell("Nothing to import: drop a TXT or Markdown file.", problem=True)
+            return
+        if files.length > 1:
+            self.tell(
+                f"{files.length} files were dropped; drop one TXT or Markdown file at a time.",
+                problem=True,
+            )
+            return
+        await self._import(files.item(0))
+
+    async def _import(self, file: Any) -> None:
+        name = str(file.name)
+        size = int(file.size)
+        if size > MAX_IMPORT_BYTES:  # refused before reading
+            self.tell(
+                f"{name} has {number(size)} bytes; imports accept at most "
+                f"{number(MAX_IMPORT_BYTES)} bytes. The previous text was kept.",
+                problem=True,
+            )
+            return
+        data = (await file.arrayBuffer()).to_bytes()
+        try:
+            text = decode_document(data, name=name)
+        except ChunkerError as error:
+            self.tell(f"{error.message} The previous text was kept.", problem=True)
+            return
+        self.area.value = text
+        self.text = text
+        self.tell(f"Imported {name} ({number(len(text))} code points).")
+        self._changed()
