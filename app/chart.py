@@ -23,8 +23,10 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
         return
     _last = key
     _describe(tradeoffs, current)
+    chart = by_id("tradeoff-chart")
+    chart.hidden = not tradeoffs
     if not tradeoffs:
-        window.Plotly.purge(by_id("tradeoff-chart"))
+        window.Plotly.purge(chart)
         return
     labels = [f"{number(t.size)} (current)" if t.size == current else number(t.size)
               for t in tradeoffs]  # fmt: skip
@@ -70,14 +72,14 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
         ]  # fmt: skip
         layout["annotations"] = [
             {
-                "xref": "paper", "x": 1, "y": MAX_CHUNKS, "xanchor": "right",
+                "xref": "paper", "x": 0, "y": MAX_CHUNKS, "xanchor": "left",
                 "yanchor": "bottom", "text": "2,000-chunk limit", "showarrow": False,
-                "font": {"color": "#b3261e"},
+                "font": {"color": "#b3261e"}, "bgcolor": "rgba(255,255,255,0.9)",
             }
         ]  # fmt: skip
     config = {"displayModeBar": False, "responsive": True}
     window.Plotly.react(
-        by_id("tradeoff-chart"),
+        chart,
         window.JSON.parse(json.dumps(data)),
         window.JSON.parse(json.dumps(layout)),
         window.JSON.parse(json.dumps(config)),
