@@ -37,8 +37,10 @@ class Source:
     def current(self) -> str:
         """The text to split: the area's text if acceptable, else the previous text."""
         value = str(self.area.value)
-        if value == self.text:
-            return value
+        if value == self.text or value == _as_text_area_shows(self.text):
+            # A text area reports CR and CRLF as LF: while the user has not edited an
+            # imported text, keep it exactly as read, line endings included.
+            return self.text
         try:
             check_document(value, max_code_points=MAX_CODE_POINTS)
         except ChunkerError as error:
@@ -113,5 +115,15 @@ class Source:
             return
         self.area.value = text
         self.text = text
-        self.tell(f"Imported {name} ({number(len(text))} code points).")
+        note = ""
+        if "\r" in text:
+            note = (
+                " Its CR line endings are kept for splitting; the text area shows them as "
+                "line feeds, and editing the text converts them."
+            )
+        self.tell(f"Imported {name} ({number(len(text))} code points).{note}")
         self._changed()
+
+
+def _as_text_area_shows(text: str) -> str:
+    return text.replace("\r\n", "\n").replace("\r", "\n")

@@ -158,7 +158,8 @@ def check_separators(value: object) -> tuple[str, ...]:
             )
         if sep == "" and number != len(seps):
             raise SettingError(
-                'The empty separator "" (split into single code points) must be the last entry.',
+                'Separators: the empty separator "" (split into single code points) must be '
+                "the last entry.",
                 field=key,
             )
         seen.add(sep)

@@ -18,7 +18,10 @@ import build
 
 def test_page_boots_offline_to_ready_with_chunker_py_installed(booted) -> None:
     assert booted.state() == "ready"
-    assert booted.page.text_content("#core-name") == "chunker_py"
+    # the footer names the installed wheel's version, read from chunker_py in the page
+    import chunker_py
+
+    assert booted.page.text_content("#core-version") == f"chunker_py {chunker_py.__version__}"
     assert booted.page.is_hidden("#boot-status")
 
 
