@@ -203,3 +203,87 @@ def booted(browser: Browser, server: Server) -> Iterator[RecordedPage]:
     recorded.wait_ready()
     yield recorded
     close()
+
+
+# ---------------------------------------------------------------- issue 4: privacy,
+# bad input, accessibility and resilience tests share these (appended; nothing above
+# changed).
+
+READY = '#app[data-state="ready"]'
+
+# Records every Content-Security-Policy violation into window.__cspViolations. Added with
+# add_init_script, so it runs before any page script and is not itself subject to the CSP.
+CSP_LISTENER = """(() => {
+  window.__cspViolations = [];
+  addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push({
+      directive: event.effectiveDirective,
+      blocked: event.blockedURI,
+      source: event.sourceFile,
+      sample: event.sample,
+    });
+  }, true);
+})();"""
+
+
+@dataclass
+class WatchedPage(RecordedPage):
+    """A RecordedPage that also records dialogs (and dismisses them) and CSP violations."""
+
+    dialogs: list[str] = field(default_factory=list)
+
+    def violations(self) -> list[dict[str, str]]:
+        return self.page.evaluate("() => window.__cspViolations || null")
+
+    def settle(self, timeout: float = 30_000) -> Page:
+        """After an edit (which sets data-state=busy at once): wait for its result."""
+        self.page.wait_for_selector(READY, timeout=timeout)
+        return self.page
+
+    def python(self, code: str) -> object:
+        """Run `code` in the page's own Pyodide (the interpreter app/main.py runs in).
+
+        PyScript's `whenDefined("py")` resolves with the main-thread interpreter; core.js
+        is imported by the same URL as the page's <script>, so it is the same module
+        instance. Returns the last expression's value (JsProxy results converted).
+        """
+        return self.page.evaluate(
+            """async (code) => {
+                const core = await import(document.getElementById('pyscript-core').src);
+                const { interpreter } = await core.whenDefined('py');
+                const result = await interpreter.runPythonAsync(code);
+                return result && typeof result.toJs === 'function' ? result.toJs() : result;
+            }""",
+            code,
+        )
+
+
+def open_watched_page(
+    browser: Browser, base_url: str, **context_options: object
+) -> tuple[WatchedPage, Callable[[], None]]:
+    """Like open_recorded_page, plus the CSP listener, dialog recording and context options
+    (e.g. permissions=["clipboard-read", "clipboard-write"])."""
+    context = browser.new_context(**context_options)  # type: ignore[arg-type]
+    context.add_init_script(script=CSP_LISTENER)
+    watched = WatchedPage(page=context.new_page(), base_url=base_url)
+    watched.page.on("request", lambda request: watched.requests.append(request.url))
+    watched.page.on("console", lambda message: watched.console.append(message))
+    watched.page.on("pageerror", lambda error: watched.page_errors.append(str(error)))
+
+    def on_dialog(dialog: object) -> None:
+        watched.dialogs.append(f"{dialog.type}: {dialog.message}")  # type: ignore[attr-defined]
+        dialog.dismiss()  # type: ignore[attr-defined]
+
+    watched.page.on("dialog", on_dialog)
+    return watched, context.close
+
+
+@pytest.fixture(scope="module")
+def watched(browser: Browser, server: Server) -> Iterator[WatchedPage]:
+    """One booted page per module, with CSP and dialog watching, for edits that restore
+    what they change."""
+    page, close = open_watched_page(browser, server.url)
+    page.open()
+    page.wait_ready()
+    yield page
+    close()

@@ -1,0 +1,350 @@
+"""Issue 4, section 4: anyone can use it.
+
+axe-core (the npm devDependency, injected from node_modules by the test) on the loaded page
+and on a page showing an error: no violation of serious or critical impact. Keyboard: every
+control is reached with Tab and works from the keyboard, focus is visible, the readiness
+message is announced, and the overlap preview does not rely on colour alone.
+
+axe is injected with page.evaluate (a DevTools evaluation, outside the page's CSP):
+`page.add_script_tag(content=...)` adds an inline <script>, which the page's policy
+(script-src 'self', no 'unsafe-inline') refuses, as the first test shows. The page's own
+CSP therefore stays on for the audit; no bypass_csp is needed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+from .conftest import ROOT, WatchedPage, open_watched_page
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+TEXT = (
+    "Reset password. Keep backup codes.\n\n"
+    "Backup codes work once each. Store them somewhere safe and offline.\n\n"
+    "Support can reset two-factor access after checking your identity."
+)
+
+
+@pytest.fixture(scope="module")
+def a11y(browser, server):
+    page, close = open_watched_page(
+        browser, server.url, permissions=["clipboard-read", "clipboard-write"]
+    )
+    page.open()
+    page.wait_ready()
+    page.page.fill("#source-text", TEXT)
+    page.settle()
+    yield page
+    close()
+
+
+def run_axe(w: WatchedPage) -> list[dict[str, object]]:
+    if not w.page.evaluate("() => typeof window.axe === 'object'"):
+        w.page.evaluate(Path(AXE).read_text("utf-8") + "\n;undefined")
+    return w.page.evaluate(
+        """async () => {
+            const results = await axe.run(document, {
+                resultTypes: ['violations'],
+            });
+            return results.violations
+                .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+                .map((v) => ({
+                    id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.map((n) => n.target.join(' ') + ' :: ' + n.failureSummary),
+                }));
+        }"""
+    )
+
+
+def describe(violations: list[dict[str, object]]) -> str:
+    return "\n".join(
+        f"{v['impact']} {v['id']}: {v['help']}\n    " + "\n    ".join(v["nodes"])  # type: ignore[arg-type]
+        for v in violations
+    )
+
+
+def test_page_csp_refuses_an_injected_inline_script(a11y) -> None:
+    before = len(a11y.violations())
+    # Playwright may report the refused script as an error; either way it must not run.
+    with contextlib.suppress(PlaywrightError):
+        a11y.page.add_script_tag(content="window.__inlineRan = true;")
+    assert a11y.page.evaluate("() => window.__inlineRan === undefined")
+    refused = a11y.violations()[before:]
+    assert any(v["directive"].startswith("script-src") for v in refused), refused
+
+
+def test_axe_finds_no_serious_or_critical_violation_on_the_loaded_page(a11y) -> None:
+    defaults(a11y)
+    expect(a11y.page.locator("#readiness-status")).to_have_text("Ready")
+    a11y.page.click("details.advanced > summary")  # audit the Advanced fields too
+    try:
+        violations = run_axe(a11y)
+    finally:
+        a11y.page.click("details.advanced > summary")
+    assert violations == [], describe(violations)
+
+
+def test_axe_finds_no_serious_or_critical_violation_with_an_error_shown(a11y) -> None:
+    defaults(a11y)
+    a11y.page.fill("#chunk-size", "0")
+    a11y.settle()
+    try:
+        expect(a11y.page.locator("#readiness-status")).to_have_text("Check inputs")
+        assert a11y.page.get_attribute("#chunk-size", "aria-invalid") == "true"
+        violations = run_axe(a11y)
+    finally:
+        a11y.page.fill("#chunk-size", "300")
+        a11y.settle()
+    assert violations == [], describe(violations)
+
+
+# ---------------------------------------------------------------- keyboard
+
+FOCUS_INFO = """() => {
+    const element = document.activeElement;
+    return element ? (element.id || element.tagName.toLowerCase()) : null;
+}"""
+
+
+def defaults(w: WatchedPage) -> None:
+    """The module's text with default settings, Ready (tests may leave other states)."""
+    p = w.page
+    for control in ("#mode-recursive", "#edges-trim"):
+        if not p.is_checked(control):
+            p.check(control)
+            w.settle()
+    for control, value in (
+        ("#chunk-overlap", "50"),
+        ("#chunk-size", "300"),
+        ("#source-text", TEXT),
+    ):
+        if p.input_value(control) != value:
+            p.fill(control, value)
+            w.settle()
+    if p.get_attribute("details.advanced", "open") is not None:
+        p.click("details.advanced > summary")
+    expect(p.locator("#readiness-status")).to_have_text("Ready")
+
+
+def start_at_top(w: WatchedPage) -> None:
+    """Move the sequential focus starting point to the page heading (as a click there does)."""
+    w.page.click("h1")
+    assert w.page.evaluate(FOCUS_INFO) == "body"
+
+
+def tab_through(w: WatchedPage, limit: int = 80) -> list[str]:
+    """Press Tab from the top of the page until focus leaves the document or loops."""
+    p = w.page
+    start_at_top(w)
+    seen: list[str] = []
+    for _ in range(limit):
+        p.keyboard.press("Tab")
+        focused = p.evaluate(FOCUS_INFO)
+        if focused in (None, "body") or (seen and focused == seen[0]):
+            break
+        seen.append(focused)
+    return seen
+
+
+def test_every_control_is_reached_with_tab(a11y) -> None:
+    defaults(a11y)
+    a11y.page.click("details.advanced > summary")
+    try:
+        order = tab_through(a11y)
+    finally:
+        a11y.page.click("details.advanced > summary")
+    expected = [
+        "source-text",
+        "browse",
+        "mode-recursive",  # a radio group is one Tab stop; arrows move within it
+        "chunk-size",
+        "chunk-size-slider",
+        "chunk-overlap",
+        "chunk-overlap-slider",
+        "edges-trim",
+        "summary",
+        "separators",
+        "separators-reset",
+        "source-name",
+        "download-jsonl",
+        "download-csv",
+        "copy-jsonl",
+        "copy-csv",
+        "copy-link",
+        "spreadsheet-safe",
+        "show-whitespace",
+    ]
+    missing = [control for control in expected if control not in order]
+    assert missing == [], f"not reached with Tab: {missing}; order was {order}"
+    assert [c for c in order if c in expected] == expected, order
+
+
+def focus_by_tab(w: WatchedPage, target: str, limit: int = 80) -> None:
+    start_at_top(w)
+    for _ in range(limit):
+        w.page.keyboard.press("Tab")
+        if w.page.evaluate(FOCUS_INFO) == target:
+            return
+    pytest.fail(f"#{target} was not reached with Tab")
+
+
+def test_radios_work_with_arrow_keys_and_space(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    focus_by_tab(a11y, "mode-recursive")
+    p.keyboard.press("ArrowDown")
+    a11y.settle()
+    assert p.is_checked("#mode-fixed")
+    assert "mode=fixed" in p.evaluate("() => location.hash")
+    p.keyboard.press("ArrowUp")
+    a11y.settle()
+    assert p.is_checked("#mode-recursive")
+    # Space checks a focused, unchecked radio.
+    p.focus("#edges-preserve")
+    p.keyboard.press("Space")
+    a11y.settle()
+    assert p.is_checked("#edges-preserve")
+    p.focus("#edges-trim")
+    p.keyboard.press("Space")
+    a11y.settle()
+    assert p.is_checked("#edges-trim")
+
+
+def test_number_fields_take_typed_values(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    focus_by_tab(a11y, "chunk-overlap")
+    p.keyboard.press("Control+A")
+    p.keyboard.type("10")
+    a11y.settle()
+    focus_by_tab(a11y, "chunk-size")
+    p.keyboard.press("Control+A")
+    p.keyboard.type("40")
+    a11y.settle()
+    assert p.input_value("#chunk-size") == "40"
+    assert p.input_value("#chunk-size-slider") == "40"
+    assert "size=40&overlap=10" in p.evaluate("() => location.hash")
+    expect(p.locator("#readiness-status")).to_have_text("Ready")
+    assert int(p.text_content("#figure-chunks") or 0) > 1
+    defaults(a11y)
+
+
+def test_checkboxes_toggle_with_space(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    focus_by_tab(a11y, "spreadsheet-safe")
+    p.keyboard.press("Space")
+    assert p.is_checked("#spreadsheet-safe")
+    p.keyboard.press("Space")
+    assert not p.is_checked("#spreadsheet-safe")
+
+
+def test_buttons_work_with_enter(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    focus_by_tab(a11y, "copy-link")
+    p.keyboard.press("Enter")
+    expect(p.locator("#export-status")).to_have_text("Settings link copied to the clipboard.")
+    focus_by_tab(a11y, "download-jsonl")
+    with p.expect_download() as info:
+        p.keyboard.press("Enter")
+    assert info.value.suggested_filename.endswith(".jsonl")
+
+
+def test_browse_opens_the_file_chooser_from_the_keyboard(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    focus_by_tab(a11y, "browse")
+    with p.expect_file_chooser() as chooser:
+        p.keyboard.press("Space")
+    assert chooser.value.element.get_attribute("id") == "browse"
+
+
+def test_advanced_opens_with_enter(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    assert p.get_attribute("details.advanced", "open") is None
+    focus_by_tab(a11y, "summary")
+    p.keyboard.press("Enter")
+    assert p.get_attribute("details.advanced", "open") is not None
+    expect(p.locator("#separators")).to_be_visible()
+    p.keyboard.press("Enter")
+    assert p.get_attribute("details.advanced", "open") is None
+
+
+OUTLINE = """(selector) => {
+    const style = getComputedStyle(document.querySelector(selector));
+    return { style: style.outlineStyle, width: parseFloat(style.outlineWidth) };
+}"""
+
+
+@pytest.mark.parametrize(
+    ("focused", "indicator"),
+    [
+        ("source-text", "#source-text"),
+        ("browse", "label[for=browse]"),  # the input is visually hidden; its label shows focus
+        ("mode-recursive", "#mode-recursive"),
+        ("chunk-size", "#chunk-size"),
+        ("chunk-size-slider", "#chunk-size-slider"),
+        ("summary", "details.advanced > summary"),
+        ("copy-link", "#copy-link"),
+        ("spreadsheet-safe", "#spreadsheet-safe"),
+    ],
+)
+def test_focus_is_visible(a11y, focused: str, indicator: str) -> None:
+    defaults(a11y)
+    focus_by_tab(a11y, focused)
+    assert a11y.page.evaluate("() => document.activeElement.matches(':focus-visible')")
+    outline = a11y.page.evaluate(OUTLINE, indicator)
+    assert outline["style"] != "none" and outline["width"] > 0, outline
+
+
+def test_readiness_message_is_announced(a11y) -> None:
+    region = a11y.page.evaluate(
+        """() => {
+            const message = document.getElementById('readiness-message');
+            const status = document.getElementById('readiness-status');
+            const live = message.closest('[role=status], [aria-live]');
+            return live && live.contains(status)
+                ? { role: live.getAttribute('role'), live: live.getAttribute('aria-live') }
+                : null;
+        }"""
+    )
+    assert region is not None
+    assert region["role"] == "status" or region["live"] in ("polite", "assertive")
+
+
+def test_overlap_preview_does_not_rely_on_colour_alone(a11y) -> None:
+    p = a11y.page
+    defaults(a11y)
+    p.check("#mode-fixed")
+    a11y.settle()
+    p.fill("#chunk-size", "60")
+    a11y.settle()
+    p.fill("#chunk-overlap", "20")
+    a11y.settle()
+    try:
+        mark = p.locator("#preview-list mark").first
+        expect(mark).to_be_visible()
+        cue = p.evaluate(
+            """() => {
+                const mark = document.querySelector('#preview-list mark');
+                const style = getComputedStyle(mark);
+                return {
+                    decoration: style.textDecorationLine,
+                    border: style.borderBottomStyle,
+                    title: mark.title,
+                    tag: mark.tagName,
+                };
+            }"""
+        )
+    finally:
+        defaults(a11y)
+    assert cue["tag"] == "MARK"  # exposed as a highlight to assistive technology
+    assert cue["decoration"] != "none" or cue["border"] != "none", cue
+    assert cue["title"], "no text explanation of the highlight"
