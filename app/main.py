@@ -70,9 +70,20 @@ class Page:
             self.update()
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
+            self._clear_after_bug()
             readiness.bug(f"{type(exc).__name__}: {exc}")
             self.root.dataset.state = "error"
             self.root.removeAttribute("aria-busy")
+
+    def _clear_after_bug(self) -> None:
+        """No panel may keep showing (or offer to download) an earlier text's result."""
+        self.export.show(None)
+        for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
+                      lambda: show_records(None), lambda: chart.show((), None)):  # fmt: skip
+            try:
+                clear()
+            except Exception:  # the bug may sit in a panel: clear the others anyway
+                traceback.print_exc()
 
     def update(self) -> None:
         text = self.source.current()

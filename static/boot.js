@@ -22,6 +22,9 @@ const fail = (message, url = null) => {
   // fetch() has already rejected) only sharpens the message.
   const sharper = url && failure?.url === url && /\(HTTP \d+\)\.$/.test(message);
   if (failure && !sharper) return;
+  // Once the UI has started, a failed request is not a boot failure (say, a fetch the CSP
+  // blocked): the page keeps working and the UI reports its own errors.
+  if (!failure && root.dataset.state !== "loading") return;
   failure = { url, message };
   root.dataset.state = "error";
   root.removeAttribute("aria-busy");
