@@ -19,6 +19,8 @@ import statistics
 import sys
 import tempfile
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -101,34 +103,44 @@ def measure_in(context: BrowserContext, url: str) -> dict[str, float]:
     return {"cold": cold, "warm": warm, "cold_bytes": cold_bytes, "warm_bytes": warm_bytes}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+@contextmanager
+def served_site(prepare: Callable[[build.Site], None] | None = None) -> Iterator[str]:
+    """Build the site (plus bare.html) into a temporary folder, serve it, yield its base URL.
 
+    ``prepare`` may alter the temporary copy before serving (bench_page.py's profiling)."""
     with tempfile.TemporaryDirectory() as tmp:
         site = build.build(Path(tmp) / "dist")
         (site.root / "bare.html").write_text(BARE_HTML)
         (site.root / "bare.js").write_text(BARE_JS % site.vendored.pyodide)
+        if prepare is not None:
+            prepare(site)
         server = build.make_server(site.root, 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}/"
-        samples: dict[str, list[dict[str, float]]] = {"bare": [], "page": []}
-        with sync_playwright() as driver:
-            measure(driver, base + "bare.html")  # let the OS file cache settle first
-            for run in range(args.runs):
-                for name, path in (("bare", "bare.html"), ("page", "")):
-                    sample = measure(driver, base + path)
-                    samples[name].append(sample)
-                    print(
-                        f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, "
-                        f"warm {sample['warm']:.0f} ms",
-                        file=sys.stderr,
-                    )
-        server.shutdown()
-        server.server_close()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/"
+        finally:
+            server.shutdown()
+            server.server_close()
 
-    summary = {
+
+def boot_runs(driver: Playwright, base: str, runs: int) -> dict[str, list[dict[str, float]]]:
+    """``runs`` cold+warm samples of each page, alternating bare and page."""
+    samples: dict[str, list[dict[str, float]]] = {"bare": [], "page": []}
+    measure(driver, base + "bare.html")  # let the OS file cache settle first
+    for run in range(runs):
+        for name, path in (("bare", "bare.html"), ("page", "")):
+            sample = measure(driver, base + path)
+            samples[name].append(sample)
+            print(
+                f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, warm {sample['warm']:.0f} ms",
+                file=sys.stderr,
+            )
+    return samples
+
+
+def summarise(samples: dict[str, list[dict[str, float]]]) -> dict:
+    """Medians per page and the page/bare ratios."""
+    summary: dict = {
         name: {
             key: statistics.median(s[key] for s in runs)
             for key in ("cold", "warm", "cold_bytes", "warm_bytes")
@@ -137,6 +149,18 @@ def main() -> None:
     }
     for kind in ("cold", "warm"):
         summary[f"ratio_{kind}"] = summary["page"][kind] / summary["bare"][kind]
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+
+    with served_site() as base, sync_playwright() as driver:
+        samples = boot_runs(driver, base, args.runs)
+
+    summary = summarise(samples)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "boot.json").write_text(json.dumps({"summary": summary, "samples": samples}, indent=1))

@@ -1,0 +1,674 @@
+"""The page's speed in one run, headless Debian Chromium: boot, keystroke latency, chart, bytes.
+
+    python bench/bench_page.py [--runs 5] [--edits 40] [--profile]
+
+1. Boot: bare Pyodide vs the page to #app[data-state=ready], cold and warm (bench_boot.py's
+   measurement, ``--runs`` alternating runs, medians) and the ratio page/bare.
+2. Keystroke-to-paint latency over ``--edits`` real key presses (alternately Backspace and
+   retyping the removed character at the end of the text area, so the text stays within
+   20 000 code points) on 20 000 code points of tests/data/user_guide.txt:
+   (a) default settings (recursive, 300/50); (b) a setting yielding close to but at most
+   2 000 chunks (the chunk size is chosen here with chunker_py). Times are performance.now()
+   in the page: from the keydown event to the first animation frame after #app[data-state]
+   is "ready" again ("frame"), and to a task queued in that frame, i.e. after its style,
+   layout and paint ("paint"). "ready" is when the panels were updated.
+3. Plotly.react calls during those edits (window.Plotly.react wrapped in the page) against
+   the number of edits that change the trade-off counts (computed with chunker_py here);
+   plus a control: chunk size +1 and back must redraw twice.
+4. Bytes of a cold load: CDP Network.loadingFinished encodedDataLength summed, and the
+   Resource Timing transferSize sum bench_boot.py reports.
+
+``--profile`` serves a copy of the built site whose app/main.py is instrumented (never the
+repository's files) and reports median milliseconds per phase of Page.update for both
+latency cases. Results: bench/results/page.json (page-profile.json with --profile).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import json
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_boot import ARGS, boot_runs, served_site, summarise  # noqa: E402
+from playwright.sync_api import Page, sync_playwright  # noqa: E402
+
+import build  # noqa: E402
+from chunker_py import MAX_CHUNKS, MAX_CODE_POINTS, analyse, parse_settings  # noqa: E402
+
+GUIDE = ROOT / "tests" / "data" / "user_guide.txt"
+DEFAULTS = {"mode": "recursive", "chunk_size": "300", "chunk_overlap": "50"}
+TARGETS = {"boot_ratio": 1.15, "p95_default": 33.0, "p95_2000": 100.0}
+
+# In-page probe: the keydown time, then the ready mutation, the next animation frame and a
+# task queued in that frame (runs after the frame's rendering). Plotly.react is counted.
+PROBE = """() => {
+  const app = document.getElementById("app");
+  const st = (window.__lat = { t0: null, samples: [], waiters: [], react: 0 });
+  window.addEventListener("keydown", () => { st.t0 = performance.now(); }, true);
+  new MutationObserver(() => {
+    if (app.dataset.state !== "ready" || st.t0 === null) return;
+    const t0 = st.t0, ready = performance.now();
+    st.t0 = null;
+    requestAnimationFrame(() => {
+      const frame = performance.now();
+      setTimeout(() => {
+        const paint = performance.now();
+        st.samples.push({ t0, ready: ready - t0, frame: frame - t0, paint: paint - t0 });
+        const waiters = st.waiters;
+        st.waiters = [];
+        waiters.forEach((w) => w());
+      }, 0);
+    });
+  }).observe(app, { attributes: true, attributeFilter: ["data-state"] });
+  const react = window.Plotly.react;
+  window.Plotly.react = function (...args) { st.react += 1; return react.apply(this, args); };
+}"""
+
+# Resolves with sample n (1-based) once it exists.
+SAMPLE = """(n) => new Promise((resolve) => {
+  const st = window.__lat;
+  const check = () =>
+    st.samples.length >= n ? resolve(st.samples[n - 1]) : st.waiters.push(check);
+  check();
+})"""
+
+# Applies text and settings as a user would (value + input/change events), then waits until
+# the page is ready and one frame has been drawn; returns what the page shows.
+APPLY = """async ({ text, mode, size, overlap }) => {
+  const app = document.getElementById("app");
+  const ready = () => new Promise((resolve) => {
+    const done = () => requestAnimationFrame(() => setTimeout(resolve, 0));
+    if (app.dataset.state === "ready") return done();
+    const obs = new MutationObserver(() => {
+      if (app.dataset.state === "ready") { obs.disconnect(); done(); }
+    });
+    obs.observe(app, { attributes: true, attributeFilter: ["data-state"] });
+  });
+  const set = (id, value, event) => {
+    const el = document.getElementById(id);
+    if (el.value === value) return;
+    el.value = value;
+    el.dispatchEvent(new Event(event, { bubbles: true }));
+  };
+  const radio = document.getElementById("mode-" + mode);
+  if (!radio.checked) {
+    radio.checked = true;
+    radio.dispatchEvent(new Event("change", { bubbles: true }));
+  }
+  set("chunk-overlap", overlap, "input");
+  set("chunk-size", size, "input");
+  set("chunk-overlap", overlap, "input");
+  if (text !== null) set("source-text", text, "input");
+  await ready();
+  const area = document.getElementById("source-text");
+  return {
+    chunks: document.getElementById("figure-chunks").textContent,
+    status: document.getElementById("readiness-status").textContent,
+    length: [...area.value].length,
+  };
+}"""
+
+CARET_END = """() => {
+  const area = document.getElementById("source-text");
+  area.focus();
+  area.setSelectionRange(area.value.length, area.value.length);
+  return document.activeElement === area;
+}"""
+
+# --profile: appended to the COPY's app/main.py just before Page().start(). Wraps the
+# update phases (and chunker_py's internal steps) with timers; one JSON record per update.
+INSTRUMENT = """
+# ---- bench_page.py --profile instrumentation (temporary copy only) ----
+import json as _bj
+import time as _bt
+
+import chunker_py._analysis as _ba
+import export as _bexport
+import preview as _bpreview
+import records as _brecords
+import source as _bsource
+
+_bphase: dict = {}
+
+
+def _btimed(name, fn):
+    def wrapper(*args, **kwargs):
+        t0 = _bt.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            _bphase[name] = _bphase.get(name, 0.0) + (_bt.perf_counter() - t0) * 1000
+    return wrapper
+
+
+_bsource.Source.current = _btimed("source.current", _bsource.Source.current)
+_bsource.Source.show_count = _btimed("source.show_count", _bsource.Source.show_count)
+parse_settings = _btimed("parse_settings", parse_settings)
+settings.mark_invalid = _btimed("settings.mark_invalid", settings.mark_invalid)
+settings.show_separator_summary = _btimed(
+    "settings.separator_summary", settings.show_separator_summary
+)
+settings.update_link = _btimed("settings.update_link", settings.update_link)
+analyse = _btimed("analyse", analyse)
+_ba.TextIndex = _btimed("analyse: TextIndex", _ba.TextIndex)
+_ba.tradeoffs = _btimed("analyse: tradeoffs", _ba.tradeoffs)
+_ba.summarise = _btimed("analyse: summarise", _ba.summarise)
+_ba._warnings = _btimed("analyse: warnings", _ba._warnings)
+_ba.build_chunks = _btimed("build_chunks (lazy, in preview)", _ba.build_chunks)
+readiness.show = _btimed("readiness.show", readiness.show)
+summary.show = _btimed("summary.show", summary.show)
+_bpreview.Preview.show = _btimed("preview.show", _bpreview.Preview.show)
+_bpreview.to_json = _btimed("preview: to_json", _bpreview.to_json)
+show_records = _btimed("records.show", show_records)
+_brecords.to_json = _btimed("records: to_json", _brecords.to_json)
+chart.show = _btimed("chart.show", chart.show)
+_bexport.Export.show = _btimed("export.show", _bexport.Export.show)
+_bupdate = Page.update
+
+
+def _bupdate_timed(self):
+    _bphase.clear()
+    t0 = _bt.perf_counter()
+    try:
+        return _bupdate(self)
+    finally:
+        _bphase["Page.update total"] = (_bt.perf_counter() - t0) * 1000
+        _bphase["_start"] = window.performance.now()
+        window.ciPhases.push(_bj.dumps(_bphase))
+
+
+Page.update = _bupdate_timed
+# ---- end of instrumentation ----
+"""
+
+# --profile, JS side: time the JS builders and Plotly.react as called from Python.
+JS_TIMERS = """() => {
+  window.ciPhases = window.ciPhases || [];
+  window.ciJs = [];
+  const wrap = (obj, key, name) => {
+    const fn = obj[key];
+    obj[key] = function (...args) {
+      const t0 = performance.now();
+      try { return fn.apply(this, args); }
+      finally { window.ciJs.push([name, performance.now() - t0]); }
+    };
+  };
+  wrap(window.ciRender, "rows", "JS render.rows (records table)");
+  wrap(window.ciRender, "preview", "JS render.preview");
+  wrap(window.ciRender, "codePoints", "JS render.codePoints");
+  wrap(window.Plotly, "react", "JS Plotly.react");
+}"""
+
+
+def prose(code_points: int = MAX_CODE_POINTS) -> str:
+    sample = GUIDE.read_text(encoding="utf-8")
+    text = (sample * (code_points // len(sample) + 1))[:code_points]
+    assert len(text) == code_points
+    return text
+
+
+def near_limit_setting(text: str) -> dict[str, str]:
+    """Recursive mode, overlap 0: the chunk size whose count is closest to but at most the
+    chunk limit, for the text and for the text less its last character (the edits)."""
+    best = None
+    for size in range(2, 200):
+        counts = []
+        for variant in (text, text[:-1]):
+            result = analyse(
+                variant, parse_settings({**DEFAULTS, "chunk_size": str(size), "chunk_overlap": "0"})
+            )
+            counts.append(result.count if result.error is None else None)
+        if None not in counts and max(counts) <= MAX_CHUNKS:
+            best = (size, max(counts))
+            break
+    assert best is not None
+    return {"mode": "recursive", "chunk_size": str(best[0]), "chunk_overlap": "0"}
+
+
+def chart_key(text: str, setting: dict[str, str]) -> tuple:
+    chosen = parse_settings(setting)
+    result = analyse(text, chosen)
+    return tuple((t.size, t.count) for t in result.tradeoffs), chosen.chunk_size, result.count
+
+
+def pct(values: list[float], q: float) -> float:
+    """Percentile by linear interpolation (q in 0..100)."""
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q / 100
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def apply(page: Page, setting: dict[str, str], text: str | None) -> dict[str, Any]:
+    return page.evaluate(
+        APPLY,
+        {
+            "text": text,
+            "mode": setting["mode"],
+            "size": setting["chunk_size"],
+            "overlap": setting["chunk_overlap"],
+        },
+    )
+
+
+def edit_latency(
+    page: Page, text: str, setting: dict[str, str], edits: int, warmup: int
+) -> dict[str, Any]:
+    """Latency of ``edits`` key presses (after ``warmup`` unmeasured ones) at ``setting``."""
+    shown = apply(page, setting, text)
+    assert shown["length"] == len(text), shown
+    assert page.evaluate(CARET_END), "the text area did not take focus"
+    last = text[-1]
+    page.evaluate("() => { window.__lat.react = 0; }")
+    samples = []
+    for i in range(warmup + edits):
+        n = page.evaluate("() => window.__lat.samples.length") + 1
+        if i % 2 == 0:
+            page.keyboard.press("Backspace")
+        else:
+            page.keyboard.type(last)
+        sample = page.evaluate(SAMPLE, n)
+        if i >= warmup:
+            samples.append(sample)
+        page.wait_for_timeout(30)  # let timers, GC and Plotly's own work settle
+    react_calls = page.evaluate("() => window.__lat.react")
+    final = page.evaluate("() => [...document.getElementById('source-text').value].length")
+    expected = chart_key(text, setting)[:2] != chart_key(text[:-1], setting)[:2]
+    result: dict[str, Any] = {
+        "setting": setting,
+        "chunks_shown": shown["chunks"],
+        "status": shown["status"],
+        "edits": edits,
+        "warmup": warmup,
+        "final_length": final,
+        "plotly_react_calls": react_calls,
+        "plotly_react_expected": (warmup + edits) if expected else 0,
+    }
+    for key in ("ready", "frame", "paint"):
+        values = [s[key] for s in samples]
+        result[key] = {"p50": pct(values, 50), "p95": pct(values, 95), "max": max(values)}
+    result["samples"] = samples
+    return result
+
+
+def chart_control(page: Page, text: str) -> dict[str, int]:
+    """Chunk size 300 -> 301 -> 300 changes the trade-off data twice: two redraws expected."""
+    apply(page, dict(DEFAULTS), None)
+    page.evaluate("() => { window.__lat.react = 0; }")
+    for size in ("301", "300"):
+        apply(page, {**DEFAULTS, "chunk_size": size}, None)
+    expected = sum(
+        chart_key(text, {**DEFAULTS, "chunk_size": a})[:2]
+        != chart_key(text, {**DEFAULTS, "chunk_size": b})[:2]
+        for a, b in (("300", "301"), ("301", "300"))
+    )
+    return {"plotly_react_calls": page.evaluate("() => window.__lat.react"), "expected": expected}
+
+
+def interactive(
+    driver, base: str, text: str, cases: dict, edits: int, warmup: int, profile: bool
+) -> dict[str, Any]:
+    """One cold load (bytes counted by CDP), then the latency cases in that page."""
+    out: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as profile_dir:
+        context = driver.chromium.launch_persistent_context(
+            profile_dir,
+            executable_path="/usr/bin/chromium",
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        page = context.new_page()
+        cdp = context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        encoded: dict[str, float] = {}
+        cdp.on(
+            "Network.loadingFinished",
+            lambda e: encoded.__setitem__(e["requestId"], e["encodedDataLength"]),
+        )
+        bodies: list[int] = []
+
+        def on_response(response) -> None:
+            with contextlib.suppress(Exception):  # redirects, aborted requests: no body
+                bodies.append(len(response.body()))
+
+        page.on("response", on_response)
+        page.goto(base)
+        page.wait_for_selector('#app[data-state="ready"]', state="attached", timeout=120_000)
+        page.wait_for_timeout(500)  # late requests (none expected) would still be counted
+        page.remove_listener("response", on_response)
+        out["cold_load"] = {
+            "cdp_encoded_bytes": sum(encoded.values()),
+            "response_body_bytes": sum(bodies),
+            "requests": len(encoded),
+        }
+        page.evaluate(PROBE)
+        if profile:
+            page.evaluate(JS_TIMERS)
+        for name, setting in cases.items():
+            if profile:
+                page.evaluate("() => { window.ciPhases.length = 0; window.ciJs.length = 0; }")
+            result = edit_latency(page, text, setting, edits, warmup)
+            if profile:
+                result["phases"] = phase_medians(page, warmup)
+            out[name] = result
+            print(
+                f"{name}: {result['chunks_shown']} chunks, frame p50 {result['frame']['p50']:.1f}"
+                f" p95 {result['frame']['p95']:.1f} ms; paint p95 {result['paint']['p95']:.1f} ms",
+                file=sys.stderr,
+            )
+        out["chart_control"] = chart_control(page, text)
+        context.close()
+    return out
+
+
+def phase_medians(page: Page, warmup: int) -> dict[str, float]:
+    """Median ms per phase over the measured edits (Python phases and JS calls)."""
+    records = [json.loads(r) for r in page.evaluate("() => window.ciPhases.slice()")]
+    records = records[warmup:]
+    js = page.evaluate("() => window.ciJs.slice()")
+    phases: dict[str, list[float]] = {}
+    for record in records:
+        for key, value in record.items():
+            if not key.startswith("_"):
+                phases.setdefault(key, []).append(value)
+    per_call: dict[str, list[float]] = {}
+    for key, value in js:
+        per_call.setdefault(key, []).append(value)
+    result = {k: statistics.median(v) for k, v in phases.items()}
+    for key, values in per_call.items():
+        # JS calls per update (the chart may not be called at all): the median of the calls
+        # made, and how many there were.
+        result[f"{key} (median per call, {len(values)} calls)"] = statistics.median(values)
+    return dict(sorted(result.items(), key=lambda kv: -kv[1]))
+
+
+# --variant: what-if edits of the COPY's static files (never the repository's), to measure
+# candidate optimisations. Each maps a file to (old, new) replacements that must apply.
+VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
+    # Records table text cells as one text node: no per-whitespace <span> (the table never
+    # shows whitespace symbols; only the preview has a Show whitespace switch).
+    "plain-rows": {
+        "render.js": [
+            (
+                "if (i === row.length - 1) appendText(td, String(cell));",
+                "if (i === row.length - 1) td.textContent = String(cell);",
+            )
+        ]
+    },
+    # Preview without per-whitespace spans too (as if spans were built only when Show
+    # whitespace is on).
+    "plain-preview": {
+        "render.js": [
+            ("appendText(mark, item.repeated);", "mark.textContent = item.repeated;"),
+            ("appendText(body, item.rest);", "body.append(item.rest);"),
+        ]
+    },
+    # Only the first 100 records in the DOM (what windowing the table would cost).
+    "rows-cap": {
+        "render.js": [("for (const row of data) {", "for (const row of data.slice(0, 100)) {")]
+    },
+    # Fixed table layout: column widths from the first row only.
+    "table-fixed": {
+        "style.css": [("table.records {\n", "table.records {\n  table-layout: fixed;\n")]
+    },
+    # Skip rendering work for panels outside the viewport.
+    "cv-auto": {
+        "style.css": [
+            (
+                ".panel {\n",
+                ".panel {\n  content-visibility: auto;\n  contain-intrinsic-size: auto 600px;\n",
+            )
+        ]
+    },
+}
+
+
+def patch_variants(site: build.Site, names: list[str]) -> None:
+    for name in names:
+        for file, edits in VARIANTS[name].items():
+            path = site.root / site.build / file
+            text = path.read_text("utf-8")
+            for old, new in edits:
+                if old not in text:
+                    raise SystemExit(f"--variant {name}: {file} no longer contains {old!r}")
+                text = text.replace(old, new)
+            path.write_text(text, "utf-8")
+
+
+def compare(
+    driver,
+    base: str,
+    text: str,
+    cases: dict,
+    names: list[str],
+    rounds: int,
+    edits: int,
+    warmup: int,
+) -> dict[str, Any]:
+    """Baseline and each variant (served side by side) in alternating rounds, so machine
+    load hits all alike; per round a fresh page and ``edits`` measured edits per case."""
+    pooled: dict[str, dict[str, list[dict[str, float]]]] = {}
+    with tempfile.TemporaryDirectory() as profile_dir:
+        context = driver.chromium.launch_persistent_context(
+            profile_dir,
+            executable_path="/usr/bin/chromium",
+            args=ARGS,
+            headless=True,
+            viewport={"width": 1280, "height": 900},
+        )
+        for round_ in range(rounds):
+            for name in ["baseline", *names]:
+                page = context.new_page()
+                page.goto(base + ("" if name == "baseline" else f"v-{name}/"))
+                page.wait_for_selector(
+                    '#app[data-state="ready"]', state="attached", timeout=120_000
+                )
+                page.evaluate(PROBE)
+                for case, setting in cases.items():
+                    r = edit_latency(page, text, setting, edits, warmup)
+                    pooled.setdefault(name, {}).setdefault(case, []).extend(r["samples"])
+                page.close()
+            print(f"compare: round {round_ + 1} of {rounds} done", file=sys.stderr)
+        context.close()
+    out: dict[str, Any] = {}
+    for name, per_case in pooled.items():
+        out[name] = {
+            case: {
+                key: {"p50": pct([x[key] for x in xs], 50), "p95": pct([x[key] for x in xs], 95)}
+                for key in ("ready", "frame", "paint")
+            }
+            for case, xs in per_case.items()
+        }
+    return out
+
+
+def serve_variants(site: build.Site, names: list[str]) -> None:
+    """Each variant as a patched copy of the whole site in v-<name>/."""
+    for name in names:
+        copy = site.root / f"v-{name}"
+        shutil.copytree(site.root, copy, ignore=shutil.ignore_patterns("v-*"))
+        patch_variants(dataclasses.replace(site, root=copy), name.split("+"))
+
+
+def instrument(site: build.Site) -> None:
+    main = site.root / site.build / "app" / "main.py"
+    source = main.read_text("utf-8")
+    marker = "\nPage().start()\n"
+    if marker not in source:
+        raise SystemExit(
+            "--profile: app/main.py no longer ends with Page().start(); update INSTRUMENT"
+        )
+    main.write_text(source.replace(marker, "\n" + INSTRUMENT + marker))
+
+
+def ms(value: float) -> str:
+    return f"{value:7.1f}"
+
+
+def report(results: dict[str, Any], runs: int) -> None:
+    boot = results.get("boot")
+    lines = [
+        f"bench_page.py: headless Chromium, {runs} boot runs (medians), "
+        f"{results['latency_edits']} edits per latency case"
+    ]
+    if results["variants"]:
+        lines.append(f"what-if variants (copy of the site): {', '.join(results['variants'])}")
+    if boot:
+        lines.append(f"{'boot':34} {'cold ms':>9} {'warm ms':>9}")
+        for name, label in (("bare", "bare Pyodide boot"), ("page", "page first result (ready)")):
+            lines.append(f"  {label:32} {boot[name]['cold']:9.0f} {boot[name]['warm']:9.0f}")
+        lines.append(
+            f"  {'ratio page/bare (target <= 1.15)':32} {boot['ratio_cold']:9.2f} "
+            f"{boot['ratio_warm']:9.2f}"
+        )
+    lines.append(f"{'keystroke latency (ms)':34} {'p50':>7} {'p95':>7} {'max':>7}  target p95")
+    for name, target in (("default", TARGETS["p95_default"]), ("near_2000", TARGETS["p95_2000"])):
+        r = results[name]
+        s = r["setting"]
+        lines.append(
+            f"  {name}: {s['mode']} {s['chunk_size']}/{s['chunk_overlap']}, "
+            f"{r['chunks_shown']} chunks"
+        )
+        for key, label in (
+            ("ready", "to ready"),
+            ("frame", "to next frame"),
+            ("paint", "to after paint"),
+        ):
+            v = r[key]
+            mark = ""
+            if key != "ready":
+                mark = f"  {target:.0f} ({'met' if v['p95'] <= target else 'MISSED'})"
+            lines.append(f"    {label:30} {ms(v['p50'])} {ms(v['p95'])} {ms(v['max'])}{mark}")
+        lines.append(
+            f"    Plotly.react calls: {r['plotly_react_calls']} in "
+            f"{r['edits'] + r['warmup']} edits (expected {r['plotly_react_expected']}: "
+            f"trade-off counts unchanged)"
+            if not r["plotly_react_expected"]
+            else f"    Plotly.react calls: {r['plotly_react_calls']} (expected "
+            f"{r['plotly_react_expected']})"
+        )
+    c = results["chart_control"]
+    lines.append(
+        f"  chart control (size 300->301->300): {c['plotly_react_calls']} Plotly.react "
+        f"calls, expected {c['expected']}"
+    )
+    cold = results["cold_load"]
+    lines.append(
+        f"cold load bytes: {cold['cdp_encoded_bytes'] / 1e6:.2f} MB on the wire (CDP, "
+        f"{cold['requests']} requests), bodies {cold['response_body_bytes'] / 1e6:.2f} MB"
+    )
+    if boot:
+        lines.append(
+            f"  resource timing transferSize: page {boot['page']['cold_bytes'] / 1e6:.2f} MB,"
+            f" bare {boot['bare']['cold_bytes'] / 1e6:.2f} MB"
+        )
+    for name in ("default", "near_2000"):
+        if "phases" in results[name]:
+            lines.append(f"profile {name} (median ms per update):")
+            for key, value in results[name]["phases"].items():
+                lines.append(f"    {key:54} {value:7.2f}")
+    print("\n".join(lines))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--runs", type=int, default=5, help="boot runs (each cold + warm); 0 skips the boot part"
+    )
+    parser.add_argument("--edits", type=int, default=40, help="measured edits per case (>= 30)")
+    parser.add_argument("--warmup", type=int, default=6)
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="instrumented copy: Page.update phases; skips the boot runs",
+    )
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        help="what-if change measured on a copy (repeatable; a+b with --compare); skips boot runs",
+    )
+    parser.add_argument(
+        "--compare",
+        type=int,
+        metavar="ROUNDS",
+        default=0,
+        help="instead: baseline vs each --variant alone, interleaved in ROUNDS"
+        " rounds of --edits edits per case",
+    )
+    args = parser.parse_args()
+    for variant in args.variant:
+        unknown = set(variant.split("+")) - set(VARIANTS)
+        if unknown or ("+" in variant and not args.compare):
+            parser.error(
+                f"--variant {variant}: choose from {', '.join(sorted(VARIANTS))}"
+                " (a+b combinations only with --compare)"
+            )
+
+    def prepare(site: build.Site) -> None:
+        if args.compare:
+            serve_variants(site, args.variant)
+            return
+        patch_variants(site, args.variant)
+        if args.profile:
+            instrument(site)
+
+    text = prose()
+    cases = {"default": dict(DEFAULTS), "near_2000": near_limit_setting(text)}
+    results: dict[str, Any] = {"latency_edits": args.edits, "text_code_points": len(text)}
+    started = time.monotonic()
+    results["variants"] = args.variant
+    if args.compare:
+        with served_site(prepare) as base, sync_playwright() as driver:
+            table = compare(
+                driver, base, text, cases, args.variant, args.compare, args.edits, args.warmup
+            )
+        out = ROOT / "bench" / "results"
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "page-compare.json").write_text(json.dumps(table, indent=1))
+        print(
+            f"{'variant (ms, pooled)':36} {'default frame p50/p95':>24} "
+            f"{'near-2000 frame p50/p95':>26}"
+            f" {'default ready p50':>18} {'near ready p50':>15}"
+        )
+        for name, r in table.items():
+            d, n = r["default"], r["near_2000"]
+            print(
+                f"{name:36} {d['frame']['p50']:11.0f} / {d['frame']['p95']:5.0f}"
+                f" {n['frame']['p50']:13.0f} / {n['frame']['p95']:5.0f}"
+                f" {d['ready']['p50']:18.0f} {n['ready']['p50']:15.0f}"
+            )
+        return
+    with served_site(prepare) as base, sync_playwright() as driver:
+        if args.runs and not args.profile and not args.variant:
+            samples = boot_runs(driver, base, args.runs)
+            results["boot"] = summarise(samples)
+            results["boot_samples"] = samples
+        results.update(
+            interactive(driver, base, text, cases, args.edits, args.warmup, args.profile)
+        )
+    results["seconds"] = time.monotonic() - started
+    out = ROOT / "bench" / "results"
+    out.mkdir(parents=True, exist_ok=True)
+    name = "page.json"
+    if args.profile or args.variant:
+        name = "page-" + "-".join((["profile"] if args.profile else []) + args.variant) + ".json"
+    (out / name).write_text(json.dumps(results, indent=1))
+    report(results, len(results.get("boot_samples", {}).get("bare", [])))
+
+
+if __name__ == "__main__":
+    main()
