@@ -1,6 +1,7 @@
 """The page's speed in one run, headless Debian Chromium: boot, keystroke latency, chart, bytes.
 
-    python bench/bench_page.py [--runs 5] [--edits 40] [--profile]
+    python bench/bench_page.py [--runs 5] [--edits 40] [--warmup 6]
+    python bench/bench_page.py --profile | --compare 3 --variant plain-rows ...
 
 1. Boot: bare Pyodide vs the page to #app[data-state=ready], cold and warm (bench_boot.py's
    measurement, ``--runs`` alternating runs, medians) and the ratio page/bare.
@@ -20,7 +21,10 @@
 
 ``--profile`` serves a copy of the built site whose app/main.py is instrumented (never the
 repository's files) and reports median milliseconds per phase of Page.update for both
-latency cases. Results: bench/results/page.json (page-profile.json with --profile).
+latency cases. ``--variant NAME`` measures latency on a copy with a what-if change (see
+VARIANTS); ``--compare ROUNDS --variant A --variant B+C`` serves baseline and variants side
+by side and alternates them for ROUNDS rounds, which is what to trust on a busy machine.
+Results: bench/results/page.json (page-<options>.json, page-compare.json otherwise).
 """
 
 from __future__ import annotations
