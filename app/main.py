@@ -17,7 +17,7 @@ from dom import by_id, on, set_timeout
 from export import Export
 from preview import Preview
 from pyscript import window
-from records import show as show_records
+from records import Records
 from source import Source
 
 import chunker_py
@@ -30,6 +30,7 @@ class Page:
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
+        self.records = Records()
         self.pending = False
         self.link_notes: list[str] = []
 
@@ -38,6 +39,7 @@ class Page:
         self.source.wire()
         settings.wire(self.changed)
         self.preview.wire()
+        self.records.wire()
         self.export.wire()
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
@@ -79,7 +81,7 @@ class Page:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
         for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
-                      lambda: show_records(None), lambda: chart.show((), None)):  # fmt: skip
+                      lambda: self.records.show(None), lambda: chart.show((), None)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -117,7 +119,7 @@ class Page:
         readiness.show(problem, warnings, notes or ())
         summary.show(result.summary if result is not None else None)
         self.preview.show(result)
-        show_records(result)
+        self.records.show(result)
         chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None)
         self.export.show(result)
         self.root.dataset.state = "ready"

@@ -26,11 +26,14 @@ class Preview:
 
     def _whitespace(self, event: Any) -> None:
         by_id("preview-list").classList.toggle("show-ws", bool(event.target.checked))
+        self.show(self.analysis)  # whitespace symbols are built only while shown
 
     def show(self, analysis: Analysis | None) -> None:
         self.analysis = analysis
-        chunks = analysis.chunks if analysis is not None else ()
-        shown = chunks if self.show_all else chunks[:FIRST]
+        total = analysis.count if analysis is not None and analysis.summary else 0
+        shown = (
+            () if analysis is None else analysis.chunk_window(0, total if self.show_all else FIRST)
+        )
         items = []
         previous_end = 0
         for c in shown:
@@ -52,12 +55,12 @@ class Preview:
             previous_end = max(previous_end, c.end)
         render().preview(by_id("preview-list"), to_json(items))
         more = by_id("preview-more")
-        more.hidden = len(chunks) <= FIRST
+        more.hidden = total <= FIRST
         more.textContent = (
             f"Show the first {FIRST} chunks only"
             if self.show_all
-            else f"Show all {number(len(chunks))} chunks"
+            else f"Show all {number(total)} chunks"
         )
         by_id("preview-note").textContent = (
-            f"Showing {number(len(shown))} of {number(len(chunks))} chunks." if chunks else ""
+            f"Showing {number(len(shown))} of {number(total)} chunks." if total else ""
         )

@@ -87,6 +87,12 @@ class Analysis:
         """The chunk records, built on first use."""
         return build_chunks(self.text, self.spans)
 
+    def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
+        """Records ``first`` to ``stop - 1`` only: what a view shows, without building all."""
+        if "chunks" in self.__dict__:
+            return self.chunks[first:stop]
+        return build_chunks(self.text, self.spans, first, stop)
+
 
 def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
     """Refuse text over the code-point limit (code points, not UTF-16 units)."""
@@ -260,12 +266,19 @@ class _Locator:
         return line, position - self._line_starts[line - 1] + 1
 
 
-def build_chunks(text: str, spans: Sequence[Span]) -> tuple[Chunk, ...]:
-    """Chunk records for ``spans``; the only place chunk text is sliced from the source."""
+def build_chunks(
+    text: str, spans: Sequence[Span], first: int = 0, stop: int | None = None
+) -> tuple[Chunk, ...]:
+    """Chunk records for ``spans[first:stop]`` (indices stay those of the whole list);
+    the only place chunk text is sliced from the source."""
     locate = _Locator(text)
     chunks = []
-    prev_start = prev_end = 0
-    for index, (start, end, whole) in enumerate(spans):
+    stop = len(spans) if stop is None else min(stop, len(spans))
+    if first >= stop:
+        return ()
+    prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
+    for index in range(first, stop):
+        start, end, whole = spans[index]
         overlap = max(0, min(end, prev_end) - max(start, prev_start)) if index else 0
         start_line, start_column = locate.line_column(start)
         end_line, end_column = locate.line_column(end - 1)

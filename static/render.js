@@ -14,11 +14,10 @@ const WS_SYMBOL = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": 
 
 // Appends `text` to `parent`; whitespace characters get a span whose symbol is drawn by
 // CSS (data-ws), so copying the text still yields exactly the original characters.
-const appendText = (parent, text, className) => {
-  const holder = className ? make("span", className) : parent;
+const appendText = (parent, text) => {
   let plain = "";
   const flush = () => {
-    if (plain) holder.append(document.createTextNode(plain));
+    if (plain) parent.append(document.createTextNode(plain));
     plain = "";
   };
   for (const ch of text) {
@@ -26,13 +25,12 @@ const appendText = (parent, text, className) => {
       flush();
       const span = make("span", "ws", ch);
       span.dataset.ws = WS_SYMBOL[ch];
-      holder.append(span);
+      parent.append(span);
     } else {
       plain += ch;
     }
   }
   flush();
-  if (holder !== parent) parent.append(holder);
 };
 
 // rows: [[cell, ...], ...]; a cell is a string or number. The last column is text.
@@ -42,10 +40,7 @@ const rows = (tbody, json) => {
   for (const row of data) {
     const tr = make("tr");
     row.forEach((cell, i) => {
-      const td = make("td", i === row.length - 1 ? "text-cell" : "num");
-      if (i === row.length - 1) appendText(td, String(cell));
-      else td.textContent = String(cell);
-      tr.append(td);
+      tr.append(make("td", i === row.length - 1 ? "text-cell" : "num", String(cell)));
     });
     fragment.append(tr);
   }
@@ -54,8 +49,12 @@ const rows = (tbody, json) => {
 
 // items: [{title, repeated, rest, gap}], `repeated` is the prefix shared with the
 // previous chunk; `gap` (optional) describes source text no chunk kept before this one.
+// Whitespace gets its own elements only while the list shows whitespace (class show-ws):
+// thousands of extra elements would slow every keystroke's layout for nothing.
 const preview = (list, json) => {
   const data = JSON.parse(json);
+  const visible = list.classList.contains("show-ws");
+  const put = (parent, text) => (visible ? appendText(parent, text) : parent.append(text));
   const fragment = document.createDocumentFragment();
   for (const item of data) {
     if (item.gap) fragment.append(make("li", "gap", item.gap));
@@ -65,10 +64,10 @@ const preview = (list, json) => {
     if (item.repeated) {
       const mark = make("mark", "repeated");
       mark.title = "Repeated from the previous chunk";
-      appendText(mark, item.repeated);
+      put(mark, item.repeated);
       body.append(mark);
     }
-    appendText(body, item.rest);
+    put(body, item.rest);
     li.append(body);
     fragment.append(li);
   }
@@ -87,11 +86,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-// Code points, not UTF-16 units (a lone surrogate counts as one, as in Python).
-const codePoints = (text) => {
-  let n = 0;
-  for (const _ of text) n += 1;
-  return n;
-};
-
-globalThis.ciRender = { rows, preview, download, codePoints };
+globalThis.ciRender = { rows, preview, download };

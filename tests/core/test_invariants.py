@@ -166,3 +166,13 @@ def test_lines_and_columns_locate_chunk_edges(text: str) -> None:
     for c in result.chunks:
         assert (c.start_line, c.start_column) == where[c.start]
         assert (c.end_line, c.end_column) == where[c.end - 1]
+
+
+@given(text=any_text, settings=settings_strategy(), first=st.integers(0, 8), size=st.integers(0, 8))
+def test_a_window_of_records_equals_the_same_slice_of_all(
+    text: str, settings: Settings, first: int, size: int
+) -> None:
+    result = analyse(text, settings, max_chunks=None)
+    window = result.chunk_window(first, first + size)  # built on its own
+    assert window == result.chunks[first : first + size]
+    assert result.chunk_window(first, first + size) == window  # and from the cache
