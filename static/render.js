@@ -33,18 +33,38 @@ const appendText = (parent, text) => {
   flush();
 };
 
+// Makes `parent`'s children the nodes for `keys`, building only the ones whose key
+// changed: an edit near the end of a text changes the last chunk or two, so most rows and
+// preview items are kept as they are and the browser lays out far less per keystroke.
+const reconcile = (parent, keys, build) => {
+  const old = new Map();
+  for (const node of parent.children) old.set(node.dataset.key, node);
+  const nodes = keys.map((key, i) => {
+    const kept = old.get(key);
+    if (kept) {
+      old.delete(key);
+      return kept;
+    }
+    const node = build(i);
+    node.dataset.key = key;
+    return node;
+  });
+  for (const node of old.values()) node.remove();
+  nodes.forEach((node, i) => {
+    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] || null);
+  });
+};
+
 // rows: [[cell, ...], ...]; a cell is a string or number. The last column is text.
 const rows = (tbody, json) => {
   const data = JSON.parse(json);
-  const fragment = document.createDocumentFragment();
-  for (const row of data) {
+  reconcile(tbody, data.map((row) => JSON.stringify(row)), (i) => {
     const tr = make("tr");
-    row.forEach((cell, i) => {
-      tr.append(make("td", i === row.length - 1 ? "text-cell" : "num", String(cell)));
+    data[i].forEach((cell, j) => {
+      tr.append(make("td", j === data[i].length - 1 ? "text-cell" : "num", String(cell)));
     });
-    fragment.append(tr);
-  }
-  tbody.replaceChildren(fragment);
+    return tr;
+  });
 };
 
 // items: [{title, repeated, rest, gap}], `repeated` is the prefix shared with the
@@ -55,11 +75,13 @@ const preview = (list, json) => {
   const data = JSON.parse(json);
   const visible = list.classList.contains("show-ws");
   const put = (parent, text) => (visible ? appendText(parent, text) : parent.append(text));
-  const fragment = document.createDocumentFragment();
-  for (const item of data) {
-    if (item.gap) fragment.append(make("li", "gap", item.gap));
+  // A gap line and its chunk's box travel together in one <li> so keys stay one per chunk.
+  reconcile(list, data.map((item) => `${visible}:${JSON.stringify(item)}`), (i) => {
+    const item = data[i];
     const li = make("li", "chunk");
-    li.append(make("p", "chunk-title", item.title));
+    if (item.gap) li.append(make("p", "gap", item.gap));
+    const box = make("div", "chunk-box");
+    box.append(make("p", "chunk-title", item.title));
     const body = make("p", "chunk-text");
     if (item.repeated) {
       const mark = make("mark", "repeated");
@@ -68,10 +90,10 @@ const preview = (list, json) => {
       body.append(mark);
     }
     put(body, item.rest);
-    li.append(body);
-    fragment.append(li);
-  }
-  list.replaceChildren(fragment);
+    box.append(body);
+    li.append(box);
+    return li;
+  });
 };
 
 // Saves `text` as a file through a same-origin blob: URL (no request leaves the page).
