@@ -88,10 +88,18 @@ class Analysis:
         return build_chunks(self.text, self.spans)
 
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
-        """Records ``first`` to ``stop - 1`` only: what a view shows, without building all."""
+        """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
+
+        Views start at the first record, so the longest prefix built so far is kept and
+        shared (the preview and the records table ask for overlapping windows).
+        """
         if "chunks" in self.__dict__:
             return self.chunks[first:stop]
-        return build_chunks(self.text, self.spans, first, stop)
+        prefix: tuple[Chunk, ...] = self.__dict__.get("_prefix", ())
+        if stop > len(prefix) and len(prefix) < len(self.spans):
+            prefix += build_chunks(self.text, self.spans, len(prefix), stop)
+            self.__dict__["_prefix"] = prefix
+        return prefix[first:stop]
 
 
 def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
