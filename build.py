@@ -41,6 +41,19 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent
+
+# Debian's chromium, driven by Playwright from PyPI in the tests and benchmarks (never a
+# downloaded browser). Without the networking flags it keeps calling hosts it cannot reach.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
 DIST = ROOT / "dist"
 CACHE = ROOT / ".cache"
 NODE_MODULES = ROOT / "node_modules"
@@ -527,7 +540,7 @@ def run(command: list[str], check: bool = True) -> int:
 
 def install_test_tools() -> None:
     run([sys.executable, "-m", "pip", "install", "--quiet", "-r", "requirements-test.txt"])
-    missing = [] if Path("/usr/bin/chromium").exists() else ["chromium"]
+    missing = [] if Path(CHROMIUM).exists() else ["chromium"]
     if shutil.which("npm") is None:
         missing.append("npm")  # build() runs npm ci
     if missing:

@@ -52,3 +52,46 @@ def set_timeout(handler: Callable[[], Any], ms: int = 0) -> None:
 
 def number(value: int) -> str:
     return f"{value:,}"
+
+
+class Windowed:
+    """A panel listing the first ``first`` chunks, and all of them on request.
+
+    Laying out 2,000 long items on every keystroke would make typing lag; downloads always
+    hold every record.
+    """
+
+    first = 100
+    more_id = ""
+    noun = "chunks"
+
+    def __init__(self) -> None:
+        self.show_all = False
+        self.analysis: Any = None
+
+    def wire(self) -> None:
+        on(by_id(self.more_id), "click", self._toggle)
+
+    def _toggle(self, _event: Any) -> None:
+        self.show_all = not self.show_all
+        self.show(self.analysis)
+
+    def show(self, analysis: Any) -> None:
+        raise NotImplementedError
+
+    def window(self, analysis: Any) -> tuple[int, tuple[Any, ...]]:
+        """The total number of chunks and the records to show now."""
+        self.analysis = analysis
+        if analysis is None:
+            return 0, ()
+        total = len(analysis.spans)
+        return total, analysis.chunk_window(0, total if self.show_all else self.first)
+
+    def offer_more(self, total: int) -> None:
+        more = by_id(self.more_id)
+        more.hidden = total <= self.first
+        more.textContent = (
+            f"Show the first {self.first} {self.noun} only"
+            if self.show_all
+            else f"Show all {number(total)} {self.noun}"
+        )

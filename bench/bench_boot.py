@@ -30,15 +30,7 @@ from playwright.sync_api import BrowserContext, Playwright, sync_playwright  # n
 
 import build  # noqa: E402
 
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+ARGS = build.CHROMIUM_ARGS
 
 BARE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare pyodide</title>
@@ -90,7 +82,7 @@ def measure(driver: Playwright, url: str) -> dict[str, float]:
     # download it again.
     with tempfile.TemporaryDirectory() as profile:
         context = driver.chromium.launch_persistent_context(
-            profile, executable_path="/usr/bin/chromium", args=ARGS, headless=True
+            profile, executable_path=build.CHROMIUM, args=ARGS, headless=True
         )
         return measure_in(context, url)
 

@@ -329,7 +329,7 @@ def interactive(
     with tempfile.TemporaryDirectory() as profile_dir:
         context = driver.chromium.launch_persistent_context(
             profile_dir,
-            executable_path="/usr/bin/chromium",
+            executable_path=build.CHROMIUM,
             args=ARGS,
             headless=True,
             viewport={"width": 1280, "height": 900},
@@ -468,7 +468,7 @@ def compare(
     with tempfile.TemporaryDirectory() as profile_dir:
         context = driver.chromium.launch_persistent_context(
             profile_dir,
-            executable_path="/usr/bin/chromium",
+            executable_path=build.CHROMIUM,
             args=ARGS,
             headless=True,
             viewport={"width": 1280, "height": 900},
