@@ -794,6 +794,33 @@ def test_link_edited_in_the_address_bar_applies_and_names_the_bad_value(app: App
 # --------------------------------------------------------------------------- last: hygiene
 
 
+def test_long_results_show_the_first_records_and_all_on_request(app: App) -> None:
+    """Over 100 chunks: the table shows the first 100 and the preview the first 60, each
+    with a button for all; the figures and downloads always cover every chunk."""
+    settings = app.configure(SAMPLE, mode="fixed", size=10, overlap=0)
+    expected = expected_rows(SAMPLE, settings)
+    total = len(expected)
+    assert total > 100
+    assert app.figures() == expected_figures(SAMPLE, settings)
+    assert app.rows() == expected[:100]
+    expect(app.page.locator("#records-caption")).to_contain_text(f"{total:,} records (showing 100")
+    expect(app.page.locator("#preview-list li.chunk")).to_have_count(60)
+
+    show_records = app.page.get_by_role("button", name=f"Show all {total:,} records")
+    show_records.click()
+    expect(app.page.locator("#records-body tr")).to_have_count(total)
+    assert app.rows() == expected
+    app.page.get_by_role("button", name=f"Show all {total:,} chunks").click()
+    expect(app.page.locator("#preview-list li.chunk")).to_have_count(total)
+
+    _name, data = app.download("Download JSONL")
+    assert len(data.decode().splitlines()) == total
+    app.page.get_by_role("button", name="Show the first 100 records only").click()
+    expect(app.page.locator("#records-body tr")).to_have_count(100)
+    app.page.get_by_role("button", name="Show the first 60 chunks only").click()
+    expect(app.page.locator("#preview-list li.chunk")).to_have_count(60)
+
+
 def test_every_request_went_to_the_pages_own_origin_and_console_has_no_errors(
     app: App, server: Any
 ) -> None:
