@@ -33,10 +33,6 @@ def set_text(element_id: str, text: str) -> None:
     by_id(element_id).textContent = text
 
 
-def show(element_id: str, visible: bool) -> None:
-    by_id(element_id).hidden = not visible
-
-
 def render() -> Any:
     """static/render.js's builders (rows, preview, download, codePoints)."""
     return window.ciRender

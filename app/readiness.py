@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dom import by_id
+from pyscript import document
 
 
 def show(problem: str | None, warnings: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
@@ -29,8 +30,6 @@ def bug(message: str) -> None:
 
 
 def _list(element_id: str, items: Sequence[str]) -> None:
-    from pyscript import document
-
     element = by_id(element_id)
     element.replaceChildren()
     for item in items:

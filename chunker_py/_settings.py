@@ -51,12 +51,12 @@ FIELDS: dict[str, FieldInfo] = {
 class Settings:
     """Validated splitting settings. Construction raises ``SettingError`` on a bad value."""
 
-    mode: str = "recursive"
-    chunk_size: int = 300
-    chunk_overlap: int = 50
-    edges: str = "trim"
-    separators: tuple[str, ...] = field(default=DEFAULT_SEPARATORS)
-    source_name: str = ""
+    mode: str = FIELDS["mode"].default
+    chunk_size: int = FIELDS["chunk_size"].default
+    chunk_overlap: int = FIELDS["chunk_overlap"].default
+    edges: str = FIELDS["edges"].default
+    separators: tuple[str, ...] = field(default=FIELDS["separators"].default)
+    source_name: str = FIELDS["source_name"].default
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -210,12 +210,16 @@ def parse_settings(raw: Mapping[str, object]) -> Settings:
 
     Missing keys take their defaults; the first invalid value raises ``SettingError``.
     """
-    mode = raw.get("mode", FIELDS["mode"].default)
-    size = parse_whole(raw.get("chunk_size", 300), "chunk_size", 1, MAX_CHUNK_SIZE)
-    overlap = parse_whole(raw.get("chunk_overlap", 50), "chunk_overlap", 0, size - 1)
-    edges = raw.get("edges", "trim")
-    separators = parse_separators(raw.get("separators", DEFAULT_SEPARATORS))
-    source_name = check_source_name(raw.get("source_name", ""))
+
+    def given(key: str) -> object:
+        return raw.get(key, FIELDS[key].default)
+
+    mode = given("mode")
+    size = parse_whole(given("chunk_size"), "chunk_size", 1, MAX_CHUNK_SIZE)
+    overlap = parse_whole(given("chunk_overlap"), "chunk_overlap", 0, size - 1)
+    edges = given("edges")
+    separators = parse_separators(given("separators"))
+    source_name = check_source_name(given("source_name"))
     if not isinstance(mode, str):
         raise SettingError("Mode must be recursive or fixed.", field="mode")
     if not isinstance(edges, str):
