@@ -821,6 +821,24 @@ def test_long_results_show_the_first_records_and_all_on_request(app: App) -> Non
     expect(app.page.locator("#preview-list li.chunk")).to_have_count(60)
 
 
+def test_show_whitespace_draws_symbols_without_changing_the_text(app: App) -> None:
+    text = "one\ttwo  three\nfour"
+    settings = app.configure(text, mode="fixed", size=8, overlap=2, edges="preserve")
+    chunks = analyse(text, settings).chunks
+    bodies = app.page.locator("#preview-list .chunk-text")
+    expect(bodies).to_have_count(len(chunks))
+    assert app.page.locator("#preview-list .ws").count() == 0  # off: plain text only
+    app.page.get_by_label("Show whitespace").check()
+    symbols = app.page.locator("#preview-list .ws")
+    expect(symbols.first).to_be_attached()
+    shown = symbols.evaluate_all("spans => spans.map(s => [s.textContent, s.dataset.ws])")
+    assert {tuple(x) for x in shown} == {(" ", "·"), ("\t", "→"), ("\n", "↵")}
+    assert bodies.all_text_contents() == [c.text for c in chunks]  # copying gives the text
+    app.page.get_by_label("Show whitespace").uncheck()
+    expect(symbols).to_have_count(0)
+    assert bodies.all_text_contents() == [c.text for c in chunks]
+
+
 def test_every_request_went_to_the_pages_own_origin_and_console_has_no_errors(
     app: App, server: Any
 ) -> None:
