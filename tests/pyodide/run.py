@@ -31,20 +31,28 @@ def pyodide_python() -> str:
     return f"{major}.{minor}"
 
 
+def pinned(*names: str) -> list[str]:
+    """The same versions as CPython's test run: the pins in requirements-test.txt."""
+    lines = (ROOT / "requirements-test.txt").read_text().splitlines()
+    pins = dict(line.split("==", 1) for line in lines if "==" in line and line[0] != "#")
+    return [f"{name}=={pins[name]}" for name in names]
+
+
 def ensure_site() -> None:
     marker = SITE / ".complete"
-    if marker.exists():
+    wanted = " ".join(pinned("pytest", "hypothesis"))
+    if marker.exists() and marker.read_text() == wanted:
         return
     subprocess.run(
         [
             sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-            "--target", str(SITE), "--python-version", pyodide_python(),
+            "--upgrade", "--target", str(SITE), "--python-version", pyodide_python(),
             "--only-binary=:all:", "--implementation", "py", "--abi", "none",
-            "--platform", "any", "pytest", "hypothesis",
+            "--platform", "any", *pinned("pytest", "hypothesis"),
         ],
         check=True,
     )  # fmt: skip
-    marker.write_text("ok")
+    marker.write_text(wanted)
 
 
 def main(argv: list[str]) -> int:
