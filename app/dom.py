@@ -42,8 +42,11 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def set_timeout(handler: Callable[[], Any], ms: int = 0) -> None:
-    window.setTimeout(create_once_callable(handler), ms)
+def soon(handler: Callable[[], Any]) -> None:
+    """Run ``handler`` once the current event's handlers are done, before the browser
+    renders: a keystroke then costs one frame, not a frame for the text area and another
+    for the results."""
+    window.queueMicrotask(create_once_callable(handler))
 
 
 def number(value: int) -> str:

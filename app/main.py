@@ -13,7 +13,7 @@ import chart
 import readiness
 import settings
 import summary
-from dom import by_id, on, set_timeout
+from dom import by_id, on, soon
 from export import Export
 from preview import Preview
 from pyscript import window
@@ -64,7 +64,7 @@ class Page:
         self.root.setAttribute("aria-busy", "true")
         if not self.pending:
             self.pending = True
-            set_timeout(self._run)
+            soon(self._run)
 
     def _run(self) -> None:
         self.pending = False
