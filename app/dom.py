@@ -42,11 +42,10 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def soon(handler: Callable[[], Any]) -> None:
-    """Run ``handler`` once the current event's handlers are done, before the browser
-    renders: a keystroke then costs one frame, not a frame for the text area and another
-    for the results."""
-    window.queueMicrotask(create_once_callable(handler))
+def before_next_frame(handler: Callable[[], Any]) -> None:
+    """Run ``handler`` just before the browser next renders: all events of a burst (a
+    multi-line fill, fast typing) are handled first, and a keystroke costs one frame."""
+    window.requestAnimationFrame(create_once_callable(lambda _time: handler()))
 
 
 def number(value: int) -> str:

@@ -13,7 +13,7 @@ import chart
 import readiness
 import settings
 import summary
-from dom import by_id, on, soon
+from dom import before_next_frame, by_id, on
 from export import Export
 from preview import Preview
 from pyscript import window
@@ -64,7 +64,7 @@ class Page:
         self.root.setAttribute("aria-busy", "true")
         if not self.pending:
             self.pending = True
-            soon(self._run)
+            before_next_frame(self._run)
 
     def _run(self) -> None:
         self.pending = False
