@@ -321,19 +321,24 @@ def chart_control(page: Page, text: str) -> dict[str, int]:
     return {"plotly_react_calls": page.evaluate("() => window.__lat.react"), "expected": expected}
 
 
+def persistent_context(driver: Any, profile_dir: str) -> Any:
+    """Debian's Chromium with a fresh profile on disk (so a warm load has a cache)."""
+    return driver.chromium.launch_persistent_context(
+        profile_dir,
+        executable_path=build.CHROMIUM,
+        args=ARGS,
+        headless=True,
+        viewport={"width": 1280, "height": 900},
+    )
+
+
 def interactive(
     driver, base: str, text: str, cases: dict, edits: int, warmup: int, profile: bool
 ) -> dict[str, Any]:
     """One cold load (bytes counted by CDP), then the latency cases in that page."""
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as profile_dir:
-        context = driver.chromium.launch_persistent_context(
-            profile_dir,
-            executable_path=build.CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 900},
-        )
+        context = persistent_context(driver, profile_dir)
         page = context.new_page()
         cdp = context.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -466,13 +471,7 @@ def compare(
     load hits all alike; per round a fresh page and ``edits`` measured edits per case."""
     pooled: dict[str, dict[str, list[dict[str, float]]]] = {}
     with tempfile.TemporaryDirectory() as profile_dir:
-        context = driver.chromium.launch_persistent_context(
-            profile_dir,
-            executable_path=build.CHROMIUM,
-            args=ARGS,
-            headless=True,
-            viewport={"width": 1280, "height": 900},
-        )
+        context = persistent_context(driver, profile_dir)
         for round_ in range(rounds):
             for name in ["baseline", *names]:
                 page = context.new_page()

@@ -102,18 +102,26 @@ def test_24_rapid_setting_edits_end_with_the_final_settings(watched) -> None:
     assert "size=257&overlap=4" in p.evaluate("() => location.hash")
 
 
-def test_23_unexpected_python_exception_shows_a_bug_line_and_the_next_edit_works(
-    watched,
-) -> None:
+def break_the_next_update(watched, text: str) -> Settings:
+    """Small chunks over BASE, then make the next update raise once while ``text`` is typed;
+    leaves the page showing the bug line (restoring the panel is the caller's `finally`)."""
     p = watched.page
     settings = set_small_chunks(watched)
     p.fill("#source-text", BASE)
     watched.settle()
+    watched.python(INJECT)
+    p.fill("#source-text", text)
+    p.wait_for_selector('#app[data-state="error"], #app[data-state="ready"]')
+    expect(p.locator("#readiness-status")).to_have_text("Something went wrong")
+    return settings
+
+
+def test_23_unexpected_python_exception_shows_a_bug_line_and_the_next_edit_works(
+    watched,
+) -> None:
+    p = watched.page
     try:
-        watched.python(INJECT)
-        p.fill("#source-text", BASE + " one")
-        p.wait_for_selector('#app[data-state="error"], #app[data-state="ready"]')
-        expect(p.locator("#readiness-status")).to_have_text("Something went wrong")
+        settings = break_the_next_update(watched, BASE + " one")
         message = p.text_content("#readiness-message") or ""
         assert message.startswith("Bug: RuntimeError: injected failure for the resilience test.")
         assert "\n" not in message and len(message) < 300  # a short line, not a traceback
@@ -133,14 +141,8 @@ def test_23_after_a_bug_no_stale_records_are_offered_for_download(watched, tmp_p
     """While the bug line is shown, the panels belong to an earlier text: exporting them
     would silently hand out a result that is not the current text's."""
     p = watched.page
-    settings = set_small_chunks(watched)
-    p.fill("#source-text", BASE)
-    watched.settle()
     try:
-        watched.python(INJECT)
-        p.fill("#source-text", BASE + " changed")
-        p.wait_for_selector('#app[data-state="error"], #app[data-state="ready"]')
-        expect(p.locator("#readiness-status")).to_have_text("Something went wrong")
+        settings = break_the_next_update(watched, BASE + " changed")
         if p.is_enabled("#download-jsonl"):
             with p.expect_download() as info:
                 p.click("#download-jsonl")
