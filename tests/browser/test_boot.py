@@ -15,6 +15,8 @@ import pytest
 
 import build
 
+from .conftest import open_watched_page
+
 
 def test_page_boots_offline_to_ready_with_chunker_py_installed(booted) -> None:
     assert booted.state() == "ready"
@@ -30,13 +32,33 @@ def test_every_request_goes_to_the_pages_own_origin(booted) -> None:
     assert booted.foreign_requests() == []
 
 
-def test_runtime_and_wheels_come_from_the_vendored_files(booted, server, site) -> None:
+def test_runtime_comes_from_the_vendored_files_with_no_wheel_at_start_up(
+    booted, server, site
+) -> None:
     served = {request.path for request in server.requests}
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
         assert f"{pyodide_dir}/{name}" in served
-    assert any(p.startswith(f"{pyodide_dir}/micropip-") and p.endswith(".whl") for p in served)
-    assert "/" + site.wheel in served
+    assert f"/{site.build}/py.zip" in served
+    # micropip and the chunker_py wheel stay off the start-up path (py.zip replaces both)
+    assert not [p for p in served if p.endswith(".whl")]
+
+
+def test_micropip_still_loads_on_demand_from_the_vendored_wheel(browser, server) -> None:
+    page, close = open_watched_page(browser, server.url)
+    try:
+        page.open()
+        page.wait_ready()
+        version = page.python(
+            "import pyodide_js\n"
+            "await pyodide_js.loadPackage('micropip')\n"
+            "import micropip\n"
+            "micropip.__version__"
+        )
+        assert isinstance(version, str) and version
+        assert page.foreign_requests() == []
+    finally:
+        close()
 
 
 def test_console_shows_no_errors(booted) -> None:
@@ -137,8 +159,8 @@ def test_wheel_is_reproducible_so_the_build_hash_is_stable() -> None:
     "victim",
     [
         "static/vendor/pyodide-*/pyodide.asm.wasm",
-        "static/vendor/pyodide-*/micropip-*.whl",
-        "static/build-*/wheels/chunker_py-*.whl",
+        "static/build-*/py.zip",
+        "static/build-*/interpreter.js",
     ],
 )
 def test_missing_vendored_file_shows_error_naming_it(
