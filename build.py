@@ -509,6 +509,7 @@ json.dumps({"imported": imported, "skipped": skipped})
 class Snapshot:
     key: str  # hex digest of everything the snapshot was made from
     data: bytes  # gzip-compressed snapshot
+    complete: tuple[str, ...]  # top-level modules it holds with every submodule imported
 
 
 def snapshot_name(key: str) -> str:
@@ -535,8 +536,10 @@ def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
     return digest.hexdigest()[:20]
 
 
-def make_snapshot(bundle: bytes, key: str, modules: list[str], required: list[str]) -> bytes:
-    """Run SNAPSHOT_MAKER under Node; return the raw snapshot."""
+def make_snapshot(
+    bundle: bytes, key: str, modules: list[str], required: list[str]
+) -> tuple[bytes, dict[str, list[str]]]:
+    """Run SNAPSHOT_MAKER under Node; return the raw snapshot and its import report."""
     source, _version = npm_package("pyodide")
     with tempfile.TemporaryDirectory() as tmp:
         bundle_path = Path(tmp) / PYTHON_BUNDLE
@@ -564,7 +567,7 @@ def make_snapshot(bundle: bytes, key: str, modules: list[str], required: list[st
         log(f"snapshot: imported {len(report['imported'])} modules")
         for skipped in report["skipped"]:
             log(f"snapshot: left out {skipped}")
-        return out.read_bytes()
+        return out.read_bytes(), report
 
 
 def snapshot_for(bundle: bytes) -> Snapshot:
@@ -573,18 +576,46 @@ def snapshot_for(bundle: bytes) -> Snapshot:
     required = snapshot_required_modules()
     key = snapshot_key(bundle, modules, required)
     cached = CACHE / "snapshots" / snapshot_name(key)
-    if not cached.is_file():
+    report_file = cached.with_name(f"snapshot-{key}.json")
+    if not (cached.is_file() and report_file.is_file()):
         log("making the start-up snapshot (Node's Pyodide)")
-        raw = make_snapshot(bundle, key, modules, required)
+        raw, report = make_snapshot(bundle, key, modules, required)
         cached.parent.mkdir(parents=True, exist_ok=True)
         # ~7 MB each: keep the few newest (a branch switch back and forth stays cheap).
-        older = sorted(cached.parent.glob("snapshot-*"), key=lambda p: p.stat().st_mtime)
+        older = sorted(cached.parent.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
         for old in older[:-3]:
             old.unlink()
+            old.with_name(old.name.replace(".bin.gz", ".json")).unlink(missing_ok=True)
+        report_file.write_text(json.dumps(report), "utf-8")
         partial = cached.with_suffix(".tmp")
         partial.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
         partial.rename(cached)
-    return Snapshot(key, cached.read_bytes())
+    report = json.loads(report_file.read_text("utf-8"))
+    return Snapshot(key, cached.read_bytes(), complete_modules(modules, report))
+
+
+def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[str, ...]:
+    """Those of `modules` that imported, with no submodule left out."""
+    skipped = {entry.split(" ", 1)[0] for entry in report["skipped"]}
+    imported = set(report["imported"])
+    return tuple(
+        name
+        for name in modules
+        if name in imported and not any(s == name or s.startswith(name + ".") for s in skipped)
+    )
+
+
+def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:
+    """py.zip as (lib.zip, app.zip): the files of modules the snapshot holds whole (and the
+    .dist-info folders), which a page booted from it never imports, and all the others."""
+    held = set(in_snapshot)
+    lib, app = [], []
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        for name in archive.namelist():
+            top = name.split("/", 1)[0].removesuffix(".py")
+            side = lib if top in held or top.endswith(".dist-info") else app
+            side.append((name, archive.read(name)))
+    return reproducible_zip(lib), reproducible_zip(app)
 
 
 def interpreter_module(template: bytes, settings: dict[str, str]) -> bytes:
@@ -596,7 +627,7 @@ def interpreter_module(template: bytes, settings: dict[str, str]) -> bytes:
 
 
 def own_files(
-    wheel_name: str, wheel: bytes, vendored: Vendored, bundle: bytes, snapshot_key: str
+    wheel_name: str, wheel: bytes, vendored: Vendored, bundle: bytes, snapshot: Snapshot
 ) -> dict[str, bytes]:
     """The content-addressed part of the site, keyed by path inside build-<hash>/.
 
@@ -613,15 +644,17 @@ def own_files(
             files[relative.as_posix()] = path.read_bytes()
     # Not used at start-up any more (see py.zip); kept for download and micropip users.
     files[f"wheels/{wheel_name}"] = wheel
-    files[PYTHON_BUNDLE] = bundle
+    # Every page unpacks app.zip; only a page that could not use the snapshot needs lib.zip.
+    files["lib.zip"], files["app.zip"] = split_bundle(bundle, snapshot.complete)
     files["interpreter.js"] = interpreter_module(
         files["interpreter.js"],
         {
             # Relative to interpreter.js, which sits in static/build-<hash>/.
             "pyodide": "../" + vendored.pyodide.removeprefix("static/").rsplit("/", 1)[0] + "/",
-            "bundle": f"./{PYTHON_BUNDLE}",
-            "snapshot": f"./{snapshot_name(snapshot_key)}",
-            "key": snapshot_key,
+            "app": "./app.zip",
+            "lib": "./lib.zip",
+            "snapshot": f"./{snapshot_name(snapshot.key)}",
+            "key": snapshot.key,
         },
     )
 
@@ -686,7 +719,7 @@ def build(dist: Path = DIST) -> Site:
     wheel_name, wheel = build_wheel()
     bundle = python_bundle(pyodide_python_version())
     snapshot = snapshot_for(bundle)
-    files = own_files(wheel_name, wheel, vendored, bundle, snapshot.key)
+    files = own_files(wheel_name, wheel, vendored, bundle, snapshot)
     build_dir = f"static/build-{content_hash(files)}"
     files["pyscript.json"] = files["pyscript.json"].replace(b"{{build}}", build_dir.encode())
     # The snapshot is named by its key (which interpreter.js holds, so the hash covers it)

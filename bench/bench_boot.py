@@ -93,8 +93,13 @@ def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, An
         "[location.href, ...performance.getEntriesByType('resource')"
         ".filter((e) => e.responseStatus === 200).map((e) => e.name)]"
     )
+    # static/interpreter.js's marks (ci:*): where the boot's time went
+    marks = page.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark')"
+        ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
+    )
     page.close()
-    return {"ms": ms, "boot": path, "urls": resources}
+    return {"ms": ms, "boot": path, "urls": resources, "marks": marks}
 
 
 def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
@@ -109,7 +114,14 @@ def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
         cold = boot_once(context, url, settle_ms)
         warm = boot_once(context, url, 0)
         context.close()
-    return {"cold": cold["ms"], "warm": warm["ms"], "boot": cold["boot"], "urls": cold["urls"]}
+    return {
+        "cold": cold["ms"],
+        "warm": warm["ms"],
+        "boot": cold["boot"],
+        "urls": cold["urls"],
+        "marks_cold": cold["marks"],
+        "marks_warm": warm["marks"],
+    }
 
 
 class GzipSnapshotHandler(build.SiteHandler):
@@ -248,6 +260,12 @@ def summarise(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             key: statistics.median(s[key] for s in runs) for key in ("cold", "warm", "raw", "gzip")
         }
         summary[name]["boot"] = sorted({str(s["boot"]) for s in runs})
+        for kind in ("cold", "warm"):
+            marks = [s[f"marks_{kind}"] for s in runs]
+            names = sorted({n for m in marks for n in m}, key=lambda n: marks[0].get(n, 0))
+            summary[name][f"marks_{kind}"] = {
+                n: statistics.median(m[n] for m in marks if n in m) for n in names
+            }
     for name in samples:
         for kind in ("cold", "warm"):
             summary[name][f"ratio_{kind}"] = summary[name][kind] / summary["bare"][kind]
@@ -267,6 +285,11 @@ def report(summary: dict[str, Any], runs: int, settle_ms: int) -> str:
             f"{s['ratio_warm']:6.2f} {s['raw'] / 1e6:7.2f} {s['gzip'] / 1e6:8.2f}  "
             f"{', '.join(s['boot'])}"
         )
+    for name, s in summary.items():
+        for kind in ("cold", "warm"):
+            if s[f"marks_{kind}"]:
+                steps = ", ".join(f"{n} {t:.0f}" for n, t in s[f"marks_{kind}"].items())
+                lines.append(f"  {name} {kind} marks (ms): {steps}, ready {s[kind]:.0f}")
     return "\n".join(lines)
 
 

@@ -39,9 +39,11 @@ def test_runtime_comes_from_the_vendored_files_with_no_wheel_at_start_up(
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
         assert f"{pyodide_dir}/{name}" in served
-    assert f"/{site.build}/py.zip" in served
-    # micropip and the chunker_py wheel stay off the start-up path (py.zip replaces both)
+    assert f"/{site.build}/app.zip" in served
+    # micropip and the chunker_py wheel stay off the start-up path (the snapshot and
+    # app.zip hold the page's Python; lib.zip is only for a boot without the snapshot)
     assert not [p for p in served if p.endswith(".whl")]
+    assert f"/{site.build}/lib.zip" not in served
 
 
 def test_micropip_still_loads_on_demand_from_the_vendored_wheel(browser, server) -> None:
@@ -159,7 +161,7 @@ def test_wheel_is_reproducible_so_the_build_hash_is_stable() -> None:
     "victim",
     [
         "static/vendor/pyodide-*/pyodide.asm.wasm",
-        "static/build-*/py.zip",
+        "static/build-*/app.zip",
         "static/build-*/interpreter.js",
     ],
 )

@@ -10,8 +10,10 @@ but computes nothing (or from the wrong code) fails. No timing is asserted.
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import re
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -76,6 +78,18 @@ def test_snapshot_key_follows_the_python_code_it_holds() -> None:
     assert set(required) <= set(modules)
 
 
+def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> None:
+    folder = site.root / site.build
+    lib = zipfile.ZipFile(folder / "lib.zip").namelist()
+    app = zipfile.ZipFile(folder / "app.zip").namelist()
+    assert "chunker_py/__init__.py" in lib and "markdown_it/__init__.py" in lib
+    # the panel modules import `pyscript`, which only exists in the page
+    assert "dom.py" in app and "dom.py" not in lib
+    assert not set(lib) & set(app)
+    bundle = zipfile.ZipFile(io.BytesIO(build.python_bundle(build.pyodide_python_version())))
+    assert set(lib) | set(app) == set(bundle.namelist())
+
+
 # ---------------------------------------------------------------- the page
 
 
@@ -91,7 +105,7 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(
     browser, server, site
 ) -> None:
     """Only the snapshot maker sets sys._chunk_inspector_snapshot: its presence proves the
-    heap came from the file, and chunker_py was imported before py.zip was unpacked."""
+    heap came from the file; chunker_py and markdown_it came with it (no lib.zip)."""
     page, close = open_watched_page(browser, server.url)
     try:
         page.open()
@@ -99,6 +113,7 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(
         key = snapshot_file(site.root, site).name.removeprefix("snapshot-").split(".")[0]
         assert page.python("import sys; sys._chunk_inspector_snapshot") == key
         assert page.python("import sys; 'markdown_it' in sys.modules") is True
+        assert not [u for u in page.requests if u.endswith("/lib.zip")]
     finally:
         close()
 
@@ -161,5 +176,7 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
     assert page.text_content("#core-version") == "chunker_py 0.1.0"
     assert recorded.foreign_requests() == []
+    # the modules the snapshot would have held come from lib.zip instead
+    assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
     warnings = [m.text for m in recorded.console if m.type == "warning"]
     assert any("start-up snapshot not used" in w for w in warnings)
