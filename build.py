@@ -12,7 +12,14 @@ Layout of dist/ (every URL below is relative to index.html):
         pyscript.json               change gets a new folder name, so no browser can reuse
         app/*.py                    a stale copy (the server also sends no-cache)
         static files (css, js, txt)
-        wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py
+        interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
+                                    (or normally when it is unusable), unpacks the zips
+        snapshot-<key>.bin.gz       the start-up memory snapshot, made here with Node's
+                                    Pyodide; <key> = runtime + Python code + recipe
+        lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
+                                    panel modules): lib.zip holds what the snapshot holds
+        wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py (not loaded at
+                                    start-up; for download and micropip users)
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
         pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
         micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
@@ -632,7 +639,7 @@ def own_files(
     """The content-addressed part of the site, keyed by path inside build-<hash>/.
 
     pyscript.json names the interpreter as ``./{{build}}/interpreter.js``: the build folder's
-    name is this dict's hash, so build() fills it in after hashing."""
+    name is this dict's hash, so build() fills it in after hashing (and adds the snapshot)."""
     files: dict[str, bytes] = {}
     app_modules = sorted((ROOT / "app").glob("*.py"))
     for path in app_modules:
