@@ -281,6 +281,12 @@ def pyscript_modules(dist_folder: Path) -> list[str]:
     return sorted(seen)
 
 
+def pyscript_core_chunks(folder: Path) -> list[str]:
+    """The chunks core.js imports statically (preloaded by index.html: no waterfall)."""
+    core = (folder / "core.js").read_text("utf-8")
+    return sorted(set(re.findall(r"""\bfrom\s*["']\./([^"']+)["']""", core)))
+
+
 def vendor_pyodide(target_root: Path) -> str:
     source, version = npm_package("pyodide")
     folder = f"pyodide-{version}"
@@ -744,6 +750,9 @@ def build(dist: Path = DIST) -> Site:
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
         "snapshot": f"{build_dir}/{snapshot_name(snapshot.key)}",
+        "pyscript_chunk": vendored.pyscript
+        + "/"
+        + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],
     }
     index = render_index((ROOT / "index.html").read_text("utf-8"), values)
     (staging / "index.html").write_text(index, "utf-8")
