@@ -42,6 +42,7 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "chunk_size": 18,
         "chunk_overlap": 4,
         "edges": "trim",
+        "preset": "generic",
         "separators": ["\n\n", "\n", " ", ""],
     }
     fixed = analyse("abc", Settings(mode="fixed", chunk_size=2, chunk_overlap=0))
