@@ -63,7 +63,7 @@ def _add_flag(p: argparse.ArgumentParser, field: Field) -> None:
     elif field.kind == "choice":
         p.add_argument(field.flag, dest=field.key, choices=list(field.choices), help=help_text)
     else:
-        metavar = "JSON_LIST" if field.kind == "list" else None
+        metavar = {"list": "JSON_LIST", "whole": "N", "text": "TEXT"}.get(field.kind)
         p.add_argument(field.flag, dest=field.key, metavar=metavar, help=help_text)
 
 

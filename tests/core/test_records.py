@@ -33,6 +33,10 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "end_utf16",
         "length",
         "overlap",
+        "start_line",
+        "start_column",
+        "end_line",
+        "end_column",
         "source",
         "settings",
     ]
