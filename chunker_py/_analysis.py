@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ._damage import Damage, assess
 from ._engine import Job, Sink, Span, TextIndex
 from ._errors import DocumentError, ResultError
 from ._fields import LONE_SURROGATE
@@ -87,6 +88,15 @@ class Analysis:
     def chunks(self) -> tuple[Chunk, ...]:
         """The chunk records, built on first use."""
         return build_chunks(self.text, self.spans)
+
+    @cached_property
+    def damage(self) -> Damage | None:
+        """The damage figures (SPEC.md "Damage"), computed on first use, never by
+        ``analyse``; None when ``error`` is set."""
+        if self.error is not None or not self.spans:
+            return None
+        index = text_index(self.text)
+        return assess(self.text, self.spans, self.settings, sizer_for(self.settings), index)
 
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
