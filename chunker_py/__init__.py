@@ -15,12 +15,15 @@ from ._analysis import (
     check_document,
     comparison_sizes,
     count_chunks,
+    damage_of,
     output_budget,
     split_spans,
     summarise,
     text_index,
     tradeoffs,
 )
+from ._compare import Row, compare, row_settings
+from ._damage import ChunkDamage, Damage
 from ._document import decode_document
 from ._engine import Span, SpanMeta, window_count
 from ._errors import ChunkerError, DocumentError, ResultError, SettingError
@@ -57,11 +60,14 @@ __all__ = [
     "PRESET_LABELS",
     "Analysis",
     "Chunk",
+    "ChunkDamage",
     "ChunkerError",
+    "Damage",
     "DocumentError",
     "Field",
     "Mode",
     "ResultError",
+    "Row",
     "SettingError",
     "Settings",
     "Span",
@@ -71,14 +77,17 @@ __all__ = [
     "analyse",
     "build_chunks",
     "check_document",
+    "compare",
     "comparison_sizes",
     "count_chunks",
+    "damage_of",
     "decode_document",
     "download_name",
     "output_budget",
     "parse_separators",
     "parse_settings",
     "record",
+    "row_settings",
     "sentence_spans",
     "settings_from_fragment",
     "settings_to_fragment",

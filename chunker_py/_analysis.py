@@ -95,8 +95,7 @@ class Analysis:
         ``analyse``; None when ``error`` is set."""
         if self.error is not None or not self.spans:
             return None
-        index = text_index(self.text)
-        return assess(self.text, self.spans, self.settings, sizer_for(self.settings), index)
+        return damage_of(self.text, self.spans, self.settings)
 
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
@@ -111,6 +110,12 @@ class Analysis:
             prefix += build_chunks(self.text, self.spans, len(prefix), stop)
             self.__dict__["_prefix"] = prefix
         return prefix[first:stop]
+
+
+def damage_of(text: str, spans: Sequence[Span], settings: Settings) -> Damage:
+    """The damage of any nonempty ``spans`` (in source order) over ``text``, measured with
+    ``settings``' size, size unit and sentence abbreviations."""
+    return assess(text, spans, settings, sizer_for(settings), text_index(text))
 
 
 def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:

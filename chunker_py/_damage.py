@@ -80,9 +80,7 @@ def mid_word(text: str, p: int) -> bool:
     if p <= 0 or p >= len(text):
         return False
     before, after = text[p - 1], text[p]
-    return (
-        before.isalnum() and after.isalnum() and not spaceless(before) and not spaceless(after)
-    )
+    return before.isalnum() and after.isalnum() and not spaceless(before) and not spaceless(after)
 
 
 class ChunkDamage(NamedTuple):
@@ -254,7 +252,9 @@ def assess(
     reach = list(accumulate((s.end for s in spans), max))
     fence_whole = _uncut(outline.fences, starts, reach)
     table_whole = _uncut([(t.start, t.end) for t in outline.tables], starts, reach)
-    cut_fences = _Regions([f for f, whole in zip(outline.fences, fence_whole) if not whole])
+    cut_fences = _Regions(
+        [f for f, whole in zip(outline.fences, fence_whole, strict=True) if not whole]
+    )
     tables = _Regions([(t.start, t.end) for t in outline.tables])
     table_rows = [_Table(text, t) for t in outline.tables]
 

@@ -200,9 +200,15 @@ class Sink:
     ) -> None:
         """Fixed windows over ``[start, end)``: merged chunks of one-code-point pieces."""
         total = window_count(end - start, size, overlap)
-        if self.spans is None or (self._keep is not None and self.count + total > self._keep):
-            self.spans = None
+        blank: int | None = None
+        if self.spans is not None and self._keep is not None and self.count + total > self._keep:
+            # windows that trim to nothing are dropped: only the others count toward ``keep``
             blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
+            if self.count + total - blank > self._keep:
+                self.spans = None
+        if self.spans is None:
+            if blank is None:
+                blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
             self.count += total - blank
             return
         advance = size - overlap

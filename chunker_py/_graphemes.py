@@ -3,7 +3,7 @@
 ``unicodedata`` lacks the break properties (and its Unicode version differs by runtime), so
 they come from ``_grapheme_data``: tables generated from the ones ``wcwidth`` ships
 (Unicode 18), decoded once on first use. The rules are those of Unicode 18, whose GB9c
-(Indic conjuncts) is ``Linker Extend* × Consonant``; browsers on Unicode 17 also ask for a
+(Indic conjuncts) is ``Linker Extend* (no break) Consonant``; browsers on Unicode 17 also ask for a
 consonant before the linker, which is the one place where the two may differ.
 
 A boundary question looks at the two code points around the position and, for GB9c, GB11
