@@ -258,25 +258,25 @@ def assess(
     tables = _Regions([(t.start, t.end) for t in outline.tables])
     table_rows = [_Table(text, t) for t in outline.tables]
 
+    skip, skip_back, boundary = index.skip_space, index.skip_space_back, graphemes.is_boundary
     chunks = []
     for i, (start, end, _whole, meta) in enumerate(spans):
-        touched = tables.touching(start, end)
-        prefix = meta.prefix if meta else ""
+        cuts_code = bool(cut_fences.starts) and bool(cut_fences.touching(start, end))
+        cuts_table = headless = False
+        if table_rows and (touched := tables.touching(start, end)):
+            cuts_table = any(not table_whole[t] for t in touched)
+            prefix = meta.prefix if meta else ""
+            headless = any(table_rows[t].headless(start, end, prefix) for t in touched)
         chunks.append(
             ChunkDamage(
-                cuts_code=bool(cut_fences.touching(start, end)),
-                cuts_table=any(not table_whole[t] for t in touched),
-                ends_mid_sentence=i < last
-                and not ((q := index.skip_space(end)) == n or q in starts_ok),
-                starts_mid_sentence=i > 0
-                and not ((q := index.skip_space_back(start)) == 0 or q in ends_ok),
-                over_size=sizer.length(text, start, end) > size,
-                mid_word_edges=mid_word(text, start) + mid_word(text, end),
-                split_grapheme_edges=(not graphemes.is_boundary(start))
-                + (not graphemes.is_boundary(end)),
-                rows_without_header=any(
-                    table_rows[t].headless(start, end, prefix) for t in touched
-                ),
+                cuts_code,
+                cuts_table,
+                i < last and (q := skip(end)) != n and q not in starts_ok,
+                i > 0 and (q := skip_back(start)) != 0 and q not in ends_ok,
+                sizer.length(text, start, end) > size,
+                mid_word(text, start) + mid_word(text, end),
+                (not boundary(start)) + (not boundary(end)),
+                headless,
             )
         )
     return Damage(
