@@ -164,7 +164,14 @@ class App:
             self.fill("Separators", json.dumps(wanted_seps))
         self.fill("Source name", name)
         expect(self.page.locator("#app")).to_have_attribute("data-state", "ready")
-        return Settings(mode, size, overlap, edges, tuple(separators), name)
+        return Settings(
+            mode=mode,
+            chunk_size=size,
+            chunk_overlap=overlap,
+            edges=edges,
+            separators=tuple(separators),
+            source_name=name,
+        )
 
     # -- panels
     def readiness_status(self) -> Locator:
