@@ -22,7 +22,7 @@ from ._analysis import (
     text_index,
     tradeoffs,
 )
-from ._compare import Row, compare, row_settings
+from ._compare import Row, compare, damage_by_size, row_settings
 from ._damage import ChunkDamage, Damage
 from ._document import decode_document
 from ._engine import Span, SpanMeta, window_count
@@ -80,6 +80,7 @@ __all__ = [
     "compare",
     "comparison_sizes",
     "count_chunks",
+    "damage_by_size",
     "damage_of",
     "decode_document",
     "download_name",

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from ._analysis import Analysis, analyse, sizer_for
+from ._analysis import Analysis, analyse, comparison_sizes, sizer_for
 from ._damage import Damage
 from ._limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ._presets import GENERIC
@@ -104,17 +104,44 @@ def compare(
     mine = settings.record_settings()
     rows = []
     for key, label, row in row_settings(settings):
-        if known is not None and known.text == text and known.settings == row:
-            analysis = known
-        else:
-            analysis = analyse(
-                text,
-                row,
-                max_chunks=max_chunks,
-                max_code_points=max_code_points,
-                with_tradeoffs=False,
-            )
+        analysis = _reuse(known, text, row) or analyse(
+            text, row, max_chunks=max_chunks, max_code_points=max_code_points, with_tradeoffs=False
+        )
         rows.append(_row(key, label, row, row.record_settings() == mine, analysis, max_chunks))
+    return rows
+
+
+def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | None:
+    """``known`` when it is the result of ``settings`` on ``text`` (the fields the mode
+    uses, and the abbreviations, which the damage figures use in every mode)."""
+    if known is None or known.text != text:
+        return None
+    if known.settings.get("abbreviations") != settings.get("abbreviations"):
+        return None
+    return known if known.settings.record_settings() == settings.record_settings() else None
+
+
+def damage_by_size(
+    text: str,
+    settings: Settings,
+    *,
+    known: Analysis | None = None,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> list[Row]:
+    """The current splitter at each trade-off size (``comparison_sizes``): the damage a
+    size choice costs, for the trade-off chart. Rows are keyed by size."""
+    rows = []
+    for size in comparison_sizes(settings.chunk_size, settings.overlap):
+        row = settings.replace(chunk_size=size)
+        analysis = _reuse(known, text, row) or analyse(
+            text, row, max_chunks=max_chunks, max_code_points=max_code_points, with_tradeoffs=False
+        )
+        rows.append(
+            _row(
+                str(size), f"size {size:,}", row, size == settings.chunk_size, analysis, max_chunks
+            )
+        )
     return rows
 
 

@@ -22,6 +22,7 @@ from chunker_py import (
     SpanMeta,
     analyse,
     compare,
+    damage_by_size,
     damage_of,
     row_settings,
     to_jsonl,
@@ -426,7 +427,7 @@ def test_cli_summary_and_compare(tmp_path: Path) -> None:
         "over_size",
     ]
     assert summary["damage"]["code_blocks"] == 1 and summary["damage"]["tables"] == 1
-    assert summary["damage"]["code_blocks_cut"] == 1  # 76 code points at size 30
+    assert summary["damage"]["code_blocks_cut"] == 1  # 55 code points at size 30
     lines = run([str(note), "--size", "30", "--overlap", "0", "--format", "compare"])
     rows = [json.loads(line) for line in lines.splitlines()]
     assert [r["row"] for r in rows] == [
@@ -441,3 +442,17 @@ def test_cli_summary_and_compare(tmp_path: Path) -> None:
     assert rows[2]["code_blocks_cut"] == 0 and rows[2]["settings"]["mode"] == "markdown"
     assert rows[5]["settings"]["chunk_overlap"] == 6
     assert all(r["over_limit"] is False and r["error"] is None for r in rows)
+
+
+def test_damage_by_size_follows_the_trade_off_sizes() -> None:
+    code = fence(10)
+    assert len(code) == 83
+    text = f"Intro.\n\n{code}\n\nOutro."
+    settings = Settings(chunk_size=60, chunk_overlap=0)
+    current = analyse(text, settings)
+    rows = damage_by_size(text, settings, known=current)
+    assert [r.settings.chunk_size for r in rows] == [30, 60, 90, 120]
+    assert [r.current for r in rows] == [False, True, False, False]
+    assert rows[1].damage is current.damage
+    # the fence is cut below its length and whole at or above it
+    assert [r.damage.code_blocks_cut for r in rows if r.damage] == [1, 1, 0, 0]
