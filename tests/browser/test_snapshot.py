@@ -181,3 +181,41 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
     assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
     warnings = [m.text for m in recorded.console if m.type == "warning"]
     assert any("start-up snapshot not used" in w for w in warnings)
+
+
+# Records every text #boot-status shows (added before any page script runs).
+STATUS_LOG = """(() => {
+  window.__statusTexts = [];
+  const watch = () => {
+    const status = document.getElementById('boot-status');
+    if (!status) return requestAnimationFrame(watch);
+    const area = document.getElementById('source-text');
+    window.__areaEditableAtStart = !!area && !area.disabled && !area.readOnly
+      && document.getElementById('app').dataset.state === 'loading';
+    const log = () => window.__statusTexts.push(status.textContent);
+    log();
+    new MutationObserver(log).observe(status, { childList: true, characterData: true,
+                                                subtree: true });
+  };
+  document.addEventListener('DOMContentLoaded', watch);
+})();"""
+
+
+def test_boot_status_shows_progress_while_the_runtime_loads(browser, server) -> None:
+    context = browser.new_context()
+    try:
+        context.add_init_script(script=STATUS_LOG)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_selector('#app[data-state="ready"]', state="attached", timeout=60_000)
+        texts = page.evaluate("() => window.__statusTexts")
+        assert "Starting Python from the start-up snapshot…" in texts
+        assert "Loading the page's Python code…" in texts
+        assert texts.index("Starting Python from the start-up snapshot…") < texts.index(
+            "Loading the page's Python code…"
+        )
+        # the text area was there and editable while Python was still loading
+        assert page.evaluate("() => window.__areaEditableAtStart") is True
+        assert page.is_hidden("#boot-status")
+    finally:
+        context.close()
