@@ -21,6 +21,7 @@ DEFAULT_ARGS = [
     "-m",
     "not subprocess",
     "--ignore=tests/core/test_langchain_differential.py",
+    "--ignore=tests/core/test_presets.py",
     "-q",
 ]
 
