@@ -447,11 +447,23 @@ def render_index(template: str, values: dict[str, str]) -> str:
         key = match.group(1).strip()
         if key.startswith("text:"):
             return html.escape((ROOT / key[5:]).read_text("utf-8"), quote=False)
+        if key.startswith("html:"):  # markup we generate ourselves (it escapes its values)
+            return values[key[5:]]
         if key not in values:
             raise SystemExit(f"index.html: unknown slot {{{{{key}}}}}")
         return html.escape(values[key], quote=False).replace('"', "&quot;")
 
     return re.sub(r"\{\{([^{}]+)\}\}", fill, template)
+
+
+def settings_form_html() -> str:
+    """The settings controls, generated from chunker_py's field definitions (app/form.py)."""
+    for folder in (ROOT, ROOT / "app"):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    from form import settings_form  # type: ignore[import-not-found]
+
+    return str(settings_form())
 
 
 @dataclass(frozen=True)
@@ -479,6 +491,7 @@ def build(dist: Path = DIST) -> Site:
         target.write_bytes(data)
 
     values = {
+        "settings_form": settings_form_html(),
         "build": build_dir,
         "csp": CSP,
         "pyodide": vendored.pyodide.rsplit("/", 1)[0],

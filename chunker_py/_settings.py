@@ -135,9 +135,11 @@ class Settings:
         chunk_size: int = 300,
         chunk_overlap: int = 50,
         edges: str = "trim",
+        separators: tuple[str, ...] = DEFAULT_SEPARATORS,  # positional, as before modes grew
         source_name: str = "",
         **options: Any,
     ) -> None:
+        options["separators"] = separators
         values: dict[str, Any] = {"mode": FIELDS["mode"].read(mode)}
         _check_whole(chunk_size, "chunk_size", 1, MAX_CHUNK_SIZE)
         values["chunk_size"] = chunk_size
