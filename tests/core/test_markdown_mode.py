@@ -209,6 +209,7 @@ def test_chunks_stay_in_sections_and_cover_the_text(
     section_starts = [b.start for b in doc.headings() if b.level <= level]
     for chunk in chunks:
         assert chunk.text == doc.text[chunk.start : chunk.end]
+        assert chunk.text.strip() == chunk.text  # never edge whitespace, never blank
         inside = [s for s in section_starts if chunk.start < s < chunk.end]
         assert not inside, f"chunk {chunk.index} {chunk.text!r} spans a section start"
     # no overlap: ascending, disjoint, and the records say 0
@@ -332,6 +333,12 @@ def test_oversized_paragraph_descends_to_sentences() -> None:
         "Another sentence here.",
         "A third one.",
     ]
+
+
+def test_no_blank_chunks_at_size_one() -> None:
+    """At size 1 words fall back to single code points; the spaces between them are not
+    chunks here (Recursive mode keeps them, as the guide and LangChain do)."""
+    assert [t for t, _p in texts_of("ab\u00a0c d", chunk_size=1)] == ["a", "b", "c", "d"]
 
 
 def test_crlf_table_header_prefix() -> None:
