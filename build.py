@@ -470,10 +470,12 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     # Keep-alive, as any real static host does; every response carries a Content-Length.
     protocol_version = "HTTP/1.1"
     request_log: RequestLog | None = None
+    csp: str | None = CSP  # None only in the privacy tests that observe the page unguarded
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Content-Security-Policy", CSP)
+        if self.csp is not None:
+            self.send_header("Content-Security-Policy", self.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
@@ -504,12 +506,14 @@ def make_server(
     port: int = 8000,
     log: RequestLog | None = None,
     host: str = "127.0.0.1",
+    csp: str | None = CSP,
 ) -> http.server.ThreadingHTTPServer:
-    """A threaded server for `root`; port 0 picks a free one (see server.server_address)."""
+    """A threaded server for `root`; port 0 picks a free one (see server.server_address).
+    ``csp=None`` sends no policy header (index.html still carries its <meta> policy)."""
     handler = type(
         "BoundSiteHandler",
         (SiteHandler,),
-        {"request_log": staticmethod(log) if log else None},
+        {"request_log": staticmethod(log) if log else None, "csp": csp},
     )
 
     def factory(*args: Any, **kwargs: Any) -> SiteHandler:

@@ -1,7 +1,8 @@
 """Core benchmark: chunker_py's full recompute against LangChain's bare split, same run.
 
 Full recompute = validate settings + split + summary + trade-off counts (what the page
-does on every keystroke; chunk records are built later, only for the rows a view shows). LangChain's figure is only its ``split_text``.
+does on every keystroke; chunk records are built later, only for the rows a view shows).
+LangChain's figure is only its ``split_text``.
 Prints ratios (LangChain time / ours): above 1 means chunker_py is faster.
 
     python bench/bench_core.py [--quick]
