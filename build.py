@@ -566,11 +566,14 @@ def python_files(paths: Iterable[str]) -> list[str]:
 
 
 def lint() -> list[str]:
-    """Run ruff and mypy; return the names of those that failed (output stays visible)."""
+    """Run ruff (lint and format check) and mypy; return the names of those that failed
+    (output stays visible)."""
     failed = []
-    targets = python_files(["chunker_py", "app", "build.py", "tests"])
+    targets = python_files(["chunker_py", "app", "build.py", "tests", "bench"])
     if run([sys.executable, "-m", "ruff", "check", *targets], check=False):
         failed.append("ruff check")
+    if run([sys.executable, "-m", "ruff", "format", "--check", *targets], check=False):
+        failed.append("ruff format --check (run `python -m ruff format` to fix)")
     if python_files(["chunker_py"]):
         if run([sys.executable, "-m", "mypy"], check=False):
             failed.append("mypy")

@@ -13,7 +13,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-_WHITESPACE_RUN = re.compile(r"\s+")  # same set as str.isspace(); a test checks every code point
+_WHITESPACE_RUN = re.compile(r"\s+")  # = str.isspace(); test_invariants checks each code point
 
 
 class Span(NamedTuple):

@@ -517,12 +517,9 @@ class App:
 
     def figure(self, term: str) -> Locator:
         """The summary figure shown under the visible term `term`."""
-        summary = self.region("Summary")
-        return (
-            summary.locator("dl > div")
-            .filter(has=summary.locator("dt").get_by_text(term, exact=True))
-            .locator("dd")
-        )
+        # `has` is matched inside each item, so it is written from the page, not the region
+        term_element = self.page.locator("dt").get_by_text(term, exact=True)
+        return self.region("Summary").locator("dl > div").filter(has=term_element).locator("dd")
 
     def figures(self) -> dict[str, str]:
         """Every summary figure, by its term."""

@@ -297,7 +297,7 @@ def test_readiness_message_is_announced(a11y) -> None:
 def test_overlap_preview_does_not_rely_on_colour_alone(a11y: App) -> None:
     a11y.configure(TEXT, mode="fixed", size=60, overlap=20)
     try:
-        mark = a11y.region("Overlap preview").locator("mark").first
+        mark = a11y.region("Overlap preview").get_by_role("list").locator("mark").first
         expect(mark).to_be_visible()
         cue = mark.evaluate(
             """(mark) => {

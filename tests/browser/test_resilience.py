@@ -98,7 +98,7 @@ def broken_once(app: App) -> Iterator[Settings]:
     settings = small_chunks(app)
     app.python(INJECT)
     try:
-        app.settle(lambda: app.fill("Source text", BASE + " changed"), expect_state="error")
+        app.settle(lambda: app.source.fill(BASE + " changed"), expect_state="error")
         yield settings
     finally:
         app.python(RESTORE)
@@ -135,3 +135,17 @@ def test_23_the_next_edit_after_a_bug_works_again(app: App, broken_once: Setting
     assert app.records() == expected_table(BASE + " two", broken_once)
     assert all(app.exports_enabled().values())
     assert app.page_errors == []
+
+
+def test_the_drivers_settle_fails_when_an_action_fires_no_recompute(app: App) -> None:
+    """Positive control for every settle() above: an edit that fires nothing must not
+    pass as settled (the page is ready before and after, and would fool a naive wait)."""
+    small_chunks(app)
+    with pytest.raises(pytest.fail.Exception, match="no busy -> ready"):
+        app.settle(lambda: None, timeout=2_000)
+    show_whitespace = app.page.get_by_role("checkbox", name="Show whitespace")
+    try:  # a view option: it redraws the preview and recomputes nothing
+        with pytest.raises(pytest.fail.Exception, match="no busy -> ready"):
+            app.settle(show_whitespace.check, timeout=2_000)
+    finally:
+        show_whitespace.uncheck()

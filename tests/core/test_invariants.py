@@ -210,3 +210,16 @@ def test_a_window_of_records_equals_the_same_slice_of_all(
     assert window == reference[first : first + size]
     assert result.chunk_window(0, len(reference) + 1) == reference  # extends it to the end
     assert [c.index for c in result.chunk_window(0, len(reference))] == list(range(len(reference)))
+
+
+def test_the_engines_whitespace_runs_are_exactly_str_isspace() -> None:
+    """Trimming scans with str.isspace() and indexes long runs with a regex: both must
+    agree on every code point, or a long run would be trimmed differently from a short one."""
+    from chunker_py._engine import _WHITESPACE_RUN
+
+    differ = [
+        f"U+{cp:04X}"
+        for cp in range(0x110000)
+        if (_WHITESPACE_RUN.fullmatch(chr(cp)) is not None) != chr(cp).isspace()
+    ]
+    assert differ == []
