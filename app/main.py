@@ -53,6 +53,7 @@ class Page:
             self.link_notes = [f"From the settings link: {n}" for n in notes]
         else:
             settings.sync_sliders()
+            settings.show_mode()
 
     def _link_changed(self) -> None:
         self._read_link()

@@ -34,10 +34,14 @@ class Preview(Windowed):
                     f"{number(c.length)} code points"
                     + (f" · repeats {number(c.overlap)}" if c.overlap else "")
                     + (" · unsplittable piece, kept whole" if c.whole else "")
+                    + (f" · {c.note}" if c.note else "")
+                    + (f" · {c.heading_path}" if c.heading_path else "")
                 ),
                 "repeated": c.text[:cut],
                 "rest": c.text[cut:],
             }
+            if c.prefix:
+                item["prefix"] = c.prefix
             if gap > 0:
                 item["gap"] = f"{number(gap)} code point{'s' if gap != 1 else ''} omitted"
             items.append(item)

@@ -82,6 +82,13 @@ const preview = (list, json) => {
     if (item.gap) li.append(make("p", "gap", item.gap));
     const box = make("div", "chunk-box");
     box.append(make("p", "chunk-title", item.title));
+    if (item.prefix) {
+      // Context the mode would prepend when embedding: shown apart, never as source text.
+      const prefix = make("div", "chunk-prefix");
+      prefix.append(make("span", "prefix-label", "Context prefix (not in the source text)"));
+      prefix.append(make("pre", "prefix-text", item.prefix));
+      box.append(prefix);
+    }
     const body = make("p", "chunk-text");
     if (item.repeated) {
       const mark = make("mark", "repeated");
@@ -96,6 +103,17 @@ const preview = (list, json) => {
   });
 };
 
+// header: ["Index", ...]: the records table's column headings.
+const header = (thead, json) => {
+  const tr = make("tr");
+  for (const name of JSON.parse(json)) {
+    const th = make("th", "", name);
+    th.scope = "col";
+    tr.append(th);
+  }
+  thead.replaceChildren(tr);
+};
+
 // Saves `text` as a file through a same-origin blob: URL (no request leaves the page).
 const download = (text, name, type) => {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -108,4 +126,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, download };
+globalThis.ciRender = { rows, preview, header, download };

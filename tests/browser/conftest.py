@@ -395,10 +395,15 @@ class App:
         self.reveal(radio)
         self._edit(radio, radio.check, not radio.is_checked())
 
-    def select(self, label: str, option: str) -> None:
-        """Choose the option with visible text `option` in the select named `label`."""
+    def select(self, label: str, option: str | None = None, *, value: str | None = None) -> None:
+        """Choose, in the select named `label`, the option with visible text `option` (or
+        the option whose value is `value`)."""
         control = self.control(label)
         self.reveal(control)
+        if value is not None:
+            changes = control.input_value() != value
+            self._edit(control, lambda: control.select_option(value=value), changes)
+            return
         current = control.evaluate("(el) => el.selectedOptions[0]?.textContent.trim() ?? null")
         self._edit(control, lambda: control.select_option(label=option), current != option)
 
@@ -486,11 +491,18 @@ class App:
             shown = json.loads(self.value("Separators"))
         except ValueError:
             shown = None
-        if shown != list(separators):
+        if shown != list(separators) and mode == "recursive":  # shown for Recursive only
             self.fill("Separators", json.dumps(list(separators)))
         self.fill("Source name", name)
         expect(self.page.locator("#app")).to_have_attribute("data-state", "ready")
-        return Settings(mode, size, overlap, edges, tuple(separators), name)
+        return Settings(
+            mode=mode,
+            chunk_size=size,
+            chunk_overlap=overlap,
+            edges=edges,
+            separators=tuple(separators),
+            source_name=name,
+        )
 
     # ------------------------------------------------------------ reading
 

@@ -33,6 +33,10 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "end_utf16",
         "length",
         "overlap",
+        "start_line",
+        "start_column",
+        "end_line",
+        "end_column",
         "source",
         "settings",
     ]
@@ -42,6 +46,7 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "chunk_size": 18,
         "chunk_overlap": 4,
         "edges": "trim",
+        "preset": "generic",
         "separators": ["\n\n", "\n", " ", ""],
     }
     fixed = analyse("abc", Settings(mode="fixed", chunk_size=2, chunk_overlap=0))

@@ -40,7 +40,7 @@ def pinned(*names: str) -> list[str]:
 
 def ensure_site() -> None:
     marker = SITE / ".complete"
-    wanted = " ".join(pinned("pytest", "hypothesis"))
+    wanted = " ".join(pinned("pytest", "hypothesis", "markdown-it-py", "mdurl"))
     if marker.exists() and marker.read_text() == wanted:
         return
     subprocess.run(
@@ -48,7 +48,7 @@ def ensure_site() -> None:
             sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
             "--upgrade", "--target", str(SITE), "--python-version", pyodide_python(),
             "--only-binary=:all:", "--implementation", "py", "--abi", "none",
-            "--platform", "any", *pinned("pytest", "hypothesis"),
+            "--platform", "any", *pinned("pytest", "hypothesis", "markdown-it-py", "mdurl"),
         ],
         check=True,
     )  # fmt: skip
