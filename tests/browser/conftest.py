@@ -533,24 +533,34 @@ class App:
         term_element = self.page.locator("dt").get_by_text(term, exact=True)
         return self.region("Summary").locator("dl > div").filter(has=term_element).locator("dd")
 
-    def figures(self) -> dict[str, str]:
-        """Every summary figure, by its term."""
-        return (
-            self.region("Summary")
-            .locator("dl > div")
-            .evaluate_all(
-                "items => Object.fromEntries(items.map(i =>"
-                " [i.querySelector('dt').textContent, i.querySelector('dd').textContent]))"
-            )
+    def figures(self, group: str | None = None) -> dict[str, str]:
+        """Summary figures by term: the main group, or the one under the heading `group`
+        (e.g. "Damage")."""
+        return self.region("Summary").evaluate(
+            """(region, group) => {
+                const named = (list) => {
+                    const id = list.getAttribute('aria-labelledby');
+                    return id ? document.getElementById(id).textContent.trim() : null;
+                };
+                const list = [...region.querySelectorAll('dl')].find((l) => named(l) === group);
+                return Object.fromEntries([...list.querySelectorAll(':scope > div')].map(
+                    (item) => [item.querySelector('dt').textContent,
+                               item.querySelector('dd').textContent]));
+            }""",
+            group,
         )
 
     def records(self) -> list[list[str]]:
-        """The Chunk records table's body, cell texts row by row."""
+        """The Chunk records table's body, cell texts row by row (the damage column, words
+        about the chunk rather than a record field, is left out)."""
         return (
             self.region("Chunk records")
             .get_by_role("table")
             .locator("tbody tr")
-            .evaluate_all("rows => rows.map(r => [...r.cells].map(c => c.textContent))")
+            .evaluate_all(
+                "rows => rows.map(r => [...r.cells]"
+                ".filter(c => !c.classList.contains('damage-cell')).map(c => c.textContent))"
+            )
         )
 
     def preview(self) -> list[str]:
