@@ -698,6 +698,8 @@ MUTANTS = (
 # from elsewhere and take minutes); -x: one failure is enough to call a mutant killed.
 MUTATION_PYTEST = ["-m", "pytest", "tests/core", "-x", "-q", "-p", "no:cacheprovider"]
 MUTATION_PYTEST += ["-m", "not subprocess"]
+MUTATION_SKIP = (".git", "node_modules", "dist", "dist.tmp", ".cache", "vendor", "browser")
+MUTATION_SKIP += ("__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache", ".mypy_cache")
 
 
 def apply_mutant(package: Path, mutant: Mutant) -> tuple[Path, str]:
@@ -731,13 +733,10 @@ def mutate(names: list[str]) -> int:
     chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
     with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
         copy = Path(folder)
-        shutil.copytree(
-            ROOT / "chunker_py", copy / "chunker_py", ignore=shutil.ignore_patterns("__pycache__")
-        )
-        shutil.copytree(
-            ROOT / "tests", copy / "tests", ignore=shutil.ignore_patterns("__pycache__", "browser")
-        )
-        shutil.copy2(ROOT / "pyproject.toml", copy / "pyproject.toml")
+        # the repository without what the core tests never read (they do read README.md,
+        # tests/data and static/sample.txt)
+        skip = shutil.ignore_patterns(*MUTATION_SKIP)
+        shutil.copytree(ROOT, copy, ignore=skip, dirs_exist_ok=True)
         for mutant in chosen:  # every snippet is checked before anything runs
             path, text = apply_mutant(copy / "chunker_py", mutant)
             path.write_text(text, "utf-8")
