@@ -23,8 +23,6 @@ import build
 import chunker_py
 from chunker_py import Settings, analyse
 
-from .conftest import open_watched_page
-
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
@@ -94,29 +92,22 @@ def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> Non
 # ---------------------------------------------------------------- the page
 
 
-def test_page_boots_from_the_snapshot_and_says_so(booted) -> None:
-    page = booted.page
+def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
+    page = app.page
     assert page.get_attribute("#app", "data-boot") == "snapshot"
     assert page.get_attribute("#app", "data-boot-reason") is None
     assert "started from the start-up snapshot" in (page.text_content("footer") or "")
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
 
-def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(
-    browser, server, site
-) -> None:
+def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new_app, site) -> None:
     """Only the snapshot maker sets sys._chunk_inspector_snapshot: its presence proves the
     heap came from the file; chunker_py and markdown_it came with it (no lib.zip)."""
-    page, close = open_watched_page(browser, server.url)
-    try:
-        page.open()
-        page.wait_ready()
-        key = snapshot_file(site.root, site).name.removeprefix("snapshot-").split(".")[0]
-        assert page.python("import sys; sys._chunk_inspector_snapshot") == key
-        assert page.python("import sys; 'markdown_it' in sys.modules") is True
-        assert not [u for u in page.requests if u.endswith("/lib.zip")]
-    finally:
-        close()
+    page = new_app().open().wait_ready()
+    key = snapshot_file(site.root, site).name.removeprefix("snapshot-").split(".")[0]
+    assert page.python("import sys; sys._chunk_inspector_snapshot") == key
+    assert page.python("import sys; 'markdown_it' in sys.modules") is True
+    assert not [u for u in page.requests if u.endswith("/lib.zip")]
 
 
 def corrupt(path: Path) -> None:
@@ -161,13 +152,12 @@ BREAKS: dict[str, tuple[Callable[[Path, build.Site], None], str]] = {
 
 @pytest.mark.parametrize("how", sorted(BREAKS))
 def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
-    how: str, site, copy_site, serve_dir, open_page
+    how: str, site, copy_site, serve_dir, new_app
 ) -> None:
     breaker, reason = BREAKS[how]
     broken = copy_site()
     breaker(broken, site)
-    recorded = open_page(serve_dir(broken).url)
-    recorded.open()
+    recorded = new_app(serve_dir(broken).url).open()
     assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
     page = recorded.page
     assert page.get_attribute("#app", "data-boot") == "full"
