@@ -1,0 +1,182 @@
+// The chunk map's DOM builder (app/chunkmap.py calls it with JSON). It draws the whole
+// source text once, verbatim and with textContent only, cut into elements at the chunks'
+// offsets; it never searches the text. Chunk i's element holds the text from its start to
+// the next chunk's start (or its own end): the part already covered by an earlier chunk is
+// the repeated (overlap) part; text in no chunk is an omitted gap.
+//
+// Elements are keyed by their text, so a keystroke rebuilds only the elements whose text
+// changed; the others are kept and get their index, offsets and colour as attributes.
+
+const WS_SHOWN = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" };
+
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+// UTF-16 offset of every code point offset (JS strings index UTF-16 units).
+const utf16Offsets = (text) => {
+  const out = [0];
+  let unit = 0;
+  for (const ch of text) {
+    unit += ch.length;
+    out.push(unit);
+  }
+  return out;
+};
+
+const fmt = (n) => n.toLocaleString("en-US");
+
+// The map's pieces in source order: {kind: "chunk"|"gap"|"covered", a, b (code points),
+// ...}. `spans` is a flat [start0, end0, start1, end1, ...] list in source order.
+const pieces = (length, spans) => {
+  const out = [];
+  let reach = 0; // end of the union of the chunks so far
+  const count = spans.length / 2;
+  for (let i = 0; i < count; i += 1) {
+    const start = spans[2 * i];
+    const end = spans[2 * i + 1];
+    const next = i + 1 < count ? spans[2 * i + 2] : length;
+    if (start > reach) out.push({ kind: "gap", a: reach, b: start });
+    const ownEnd = Math.max(start, Math.min(end, next));
+    const repeated = Math.min(Math.max(reach - start, 0), ownEnd - start);
+    out.push({ kind: "chunk", i, a: start, b: ownEnd, start, end, repeated });
+    const newReach = Math.max(reach, end);
+    // text after this chunk's own part that an earlier, longer chunk still covers
+    const coveredEnd = Math.min(newReach, next);
+    if (coveredEnd > ownEnd) out.push({ kind: "covered", a: ownEnd, b: coveredEnd });
+    reach = newReach;
+  }
+  if (length > reach) out.push({ kind: "gap", a: reach, b: length });
+  return out;
+};
+
+const buildChunk = (slice, repeated) => {
+  const node = el("span", "map-chunk");
+  node.setAttribute("role", "button");
+  node.tabIndex = -1;
+  if (repeated) {
+    node.append(el("span", "map-repeated", slice.slice(0, repeated)));
+    node.append(slice.slice(repeated));
+  } else {
+    node.append(slice);
+  }
+  if (!slice) node.classList.add("map-empty");
+  return node;
+};
+
+const buildGap = (slice, kind) => {
+  const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
+  if (kind === "gap") {
+    // the omitted characters stay in the text (copying gives the source); CSS draws them
+    node.dataset.shown = [...slice].map((ch) => WS_SHOWN[ch] || ch).join("");
+  }
+  return node;
+};
+
+const setAttr = (node, name, value) => {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+};
+
+// json: {text, spans: [s0, e0, ...], edges: [[startMark, endMark], ...] (optional)}.
+// Edge marks are words (e.g. damage found at that edge), drawn at the chunk's edges.
+const chunkMap = (root, json) => {
+  const data = JSON.parse(json);
+  const text = data.text;
+  const cps = utf16Offsets(text);
+  const length = cps.length - 1;
+  const edges = data.edges || [];
+  const parts = pieces(length, data.spans);
+  const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
+  const keys = parts.map((p, n) =>
+    p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
+  );
+  const old = new Map();
+  for (const node of root.children) {
+    const list = old.get(node.dataset.key);
+    if (list) list.push(node);
+    else old.set(node.dataset.key, [node]);
+  }
+  const nodes = parts.map((p, n) => {
+    const list = old.get(keys[n]);
+    if (list && list.length) return list.shift();
+    const node = p.kind === "chunk" ? buildChunk(slices[n], p.repeated) : buildGap(slices[n], p.kind);
+    node.dataset.key = keys[n];
+    return node;
+  });
+  for (const list of old.values()) for (const node of list) node.remove();
+  nodes.forEach((node, n) => {
+    if (root.children[n] !== node) root.insertBefore(node, root.children[n] || null);
+    const p = parts[n];
+    if (p.kind !== "chunk") return;
+    const [startMark, endMark] = edges[p.i] || ["", ""];
+    setAttr(node, "class", `map-chunk c${p.i % 2}${slices[n] ? "" : " map-empty"}`);
+    setAttr(node, "data-index", String(p.i));
+    setAttr(node, "data-start", String(p.start));
+    setAttr(node, "data-end", String(p.end));
+    setAttr(node, "data-repeated", String(p.repeated));
+    // hook for edge marks (damage at a chunk's start or end): empty means none
+    setAttr(node, "data-start-mark", startMark);
+    setAttr(node, "data-end-mark", endMark);
+    setAttr(
+      node,
+      "aria-label",
+      `Chunk ${p.i}, code points ${fmt(p.start)} to ${fmt(p.end)}, ${fmt(p.end - p.start)} long` +
+        (p.repeated ? `, starts with ${fmt(p.repeated)} repeated` : "") +
+        (startMark ? `, start: ${startMark}` : "") +
+        (endMark ? `, end: ${endMark}` : ""),
+    );
+  });
+  // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
+  const current = root.querySelector('.map-chunk[tabindex="0"]');
+  if (!current || !current.isConnected) {
+    const first = root.querySelector(".map-chunk");
+    if (first) first.tabIndex = 0;
+  }
+};
+
+const chunkAt = (root, index) => root.querySelector(`.map-chunk[data-index="${index}"]`);
+
+// Moves the roving tab stop to chunk `index` and focuses it (scrolling it into view).
+const focusChunk = (root, index) => {
+  const target = chunkAt(root, index);
+  if (!target) return false;
+  for (const node of root.querySelectorAll('.map-chunk[tabindex="0"]')) node.tabIndex = -1;
+  target.tabIndex = 0;
+  target.focus({ preventScroll: true });
+  target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return true;
+};
+
+// Detail line under the map: the chunk under the pointer or focus; and arrow-key moves.
+const wireChunkMap = (root, detail) => {
+  const describe = (event) => {
+    const node = event.target.closest && event.target.closest(".map-chunk");
+    if (!node || !root.contains(node)) return;
+    const start = Number(node.dataset.start);
+    const end = Number(node.dataset.end);
+    const repeated = Number(node.dataset.repeated);
+    detail.textContent =
+      `Chunk #${node.dataset.index} · ${fmt(start)}–${fmt(end)} · ${fmt(end - start)} code points` +
+      (repeated ? ` · repeats ${fmt(repeated)}` : "") +
+      " · Enter or click: show its record";
+  };
+  root.addEventListener("mouseover", describe);
+  root.addEventListener("focusin", describe);
+  root.addEventListener("keydown", (event) => {
+    const node = event.target.closest(".map-chunk");
+    if (!node) return;
+    const index = Number(node.dataset.index);
+    const last = root.querySelectorAll(".map-chunk").length - 1;
+    const moves = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1,
+                    ArrowUp: index - 1, Home: 0, End: last }; // prettier-ignore
+    if (event.key in moves) {
+      event.preventDefault();
+      focusChunk(root, Math.min(Math.max(moves[event.key], 0), last));
+    }
+  });
+};
+
+globalThis.ciChunkMap = { chunkMap, focusChunk, wireChunkMap, pieces };
