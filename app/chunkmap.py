@@ -63,10 +63,9 @@ class ChunkMap:
             data["edges"] = marks
         window.ciChunkMap.chunkMap(self.root, to_json(data))
         count = len(analysis.spans)
+        noun = "chunk" if count == 1 else "chunks"
         self.root.setAttribute(
-            "aria-label",
-            f"Chunk map: the source text with its {number(count)} chunk"
-            f"{'s' if count != 1 else ''}",
+            "aria-label", f"Chunk map: the source text with its {number(count)} {noun}"
         )
 
     # -- activation

@@ -53,9 +53,10 @@ def cli_command(settings: Settings, document: str = DOCUMENT) -> str:
 
 def _settings_call(settings: Settings) -> str:
     args = []
+    always = ("mode", "chunk_size", "chunk_overlap", "edges")
     for key in _used(settings):
         value = settings.get(key)
-        if key not in ("mode", "chunk_size", "chunk_overlap", "edges") and value == FIELDS[key].default:
+        if key not in always and value == FIELDS[key].default:
             continue
         args.append(f"{key}={value!r}")
     if settings.source_name:
