@@ -53,10 +53,15 @@ const pieces = (length, spans) => {
   return out;
 };
 
+// `repeated`: the length of the repeated part in UTF-16 units
+// The chunk's focusable part is its handle, the bar drawn at its start: a button named by
+// index and range, with no text of its own (the chunk's text is not the button's name).
 const buildChunk = (slice, repeated) => {
   const node = el("span", "map-chunk");
-  node.setAttribute("role", "button");
-  node.tabIndex = -1;
+  const handle = el("span", "map-handle");
+  handle.setAttribute("role", "button");
+  handle.tabIndex = -1;
+  node.append(handle);
   if (repeated) {
     node.append(el("span", "map-repeated", slice.slice(0, repeated)));
     node.append(slice.slice(repeated));
@@ -102,7 +107,10 @@ const chunkMap = (root, json) => {
   const nodes = parts.map((p, n) => {
     const list = old.get(keys[n]);
     if (list && list.length) return list.shift();
-    const node = p.kind === "chunk" ? buildChunk(slices[n], p.repeated) : buildGap(slices[n], p.kind);
+    const node =
+      p.kind === "chunk"
+        ? buildChunk(slices[n], cps[p.a + p.repeated] - cps[p.a])
+        : buildGap(slices[n], p.kind);
     node.dataset.key = keys[n];
     return node;
   });
@@ -121,7 +129,7 @@ const chunkMap = (root, json) => {
     setAttr(node, "data-start-mark", startMark);
     setAttr(node, "data-end-mark", endMark);
     setAttr(
-      node,
+      node.firstChild,
       "aria-label",
       `Chunk ${p.i}, code points ${fmt(p.start)} to ${fmt(p.end)}, ${fmt(p.end - p.start)} long` +
         (p.repeated ? `, starts with ${fmt(p.repeated)} repeated` : "") +
@@ -130,9 +138,8 @@ const chunkMap = (root, json) => {
     );
   });
   // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
-  const current = root.querySelector('.map-chunk[tabindex="0"]');
-  if (!current || !current.isConnected) {
-    const first = root.querySelector(".map-chunk");
+  if (!root.querySelector('.map-handle[tabindex="0"]')) {
+    const first = root.querySelector(".map-handle");
     if (first) first.tabIndex = 0;
   }
 };
@@ -141,12 +148,13 @@ const chunkAt = (root, index) => root.querySelector(`.map-chunk[data-index="${in
 
 // Moves the roving tab stop to chunk `index` and focuses it (scrolling it into view).
 const focusChunk = (root, index) => {
-  const target = chunkAt(root, index);
-  if (!target) return false;
-  for (const node of root.querySelectorAll('.map-chunk[tabindex="0"]')) node.tabIndex = -1;
+  const chunk = chunkAt(root, index);
+  if (!chunk) return false;
+  const target = chunk.firstChild;
+  for (const node of root.querySelectorAll('.map-handle[tabindex="0"]')) node.tabIndex = -1;
   target.tabIndex = 0;
   target.focus({ preventScroll: true });
-  target.scrollIntoView({ block: "nearest", inline: "nearest" });
+  chunk.scrollIntoView({ block: "nearest", inline: "nearest" });
   return true;
 };
 
