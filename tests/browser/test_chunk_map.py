@@ -13,6 +13,7 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -57,9 +58,7 @@ def current_settings(app: App) -> Settings:
     return settings
 
 
-def configure(
-    app: App, text: str | None, mode: str = "recursive", **settings: Any
-) -> None:
+def configure(app: App, text: str | None, mode: str = "recursive", **settings: Any) -> None:
     """App.configure, then the mode: Separators (an advanced field it sets) is shown in
     Recursive mode with the Generic preset only."""
     app.choose("Recursive")
@@ -266,7 +265,7 @@ def test_the_histogram_counts_equal_the_records(app: App) -> None:
     for first, last, count in bins:
         assert count == sum(1 for n in lengths if first <= n <= last)
     # contiguous bins, and one edge is the chunk size: no bar mixes within and over size
-    assert all(b[0] == a[1] + 1 for a, b in zip(bins, bins[1:], strict=False))
+    assert all(b[0] == a[1] + 1 for a, b in pairwise(bins))
     assert any(last == 60 for _f, last, _n in bins)
     over = sum(1 for n in lengths if n > 60)
     assert over == 2
