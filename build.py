@@ -147,7 +147,7 @@ def npm_package(name: str) -> tuple[Path, str]:
 def fetch_wheel(name: str, version: str, python_version: str) -> Path:
     """A pure-Python wheel from PyPI, downloaded once into .cache/."""
     CACHE.mkdir(exist_ok=True)
-    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
+    pattern = f"{name.replace('-', '_')}-{version}-py*-none-any.whl"
     found = sorted(CACHE.glob(pattern))
     if not found:
         log(f"downloading {name}=={version} into .cache/")
@@ -155,6 +155,9 @@ def fetch_wheel(name: str, version: str, python_version: str) -> Path:
             [
                 sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
                 "--python-version", python_version, "--only-binary=:all:",
+                # pure-Python wheels only: without these pip picks this machine's compiled
+                # wheel where a package ships one (e.g. wcwidth's abi3 .so)
+                "--implementation", "py", "--abi", "none", "--platform", "any",
                 "--dest", str(CACHE), f"{name}=={version}",
             ],
             check=True,

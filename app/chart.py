@@ -12,9 +12,10 @@ import theme
 from dom import by_id, number, set_text
 from pyscript import window
 
-from chunker_py import MAX_CHUNKS, Tradeoff
+from chunker_py import MAX_CHUNKS, Row, Tradeoff
 
 _last: str | None = None
+_scheme = ""  # the colour scheme it was drawn in
 _shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
 
 
@@ -26,13 +27,13 @@ def redraw() -> None:
 
 
 def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
-    global _last, _shown
+    global _last, _scheme, _shown
     _shown = (tradeoffs, current)
     c = theme.colours()
-    key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current, c["name"]])
-    if key == _last:
+    key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
+    if key == _last and c["name"] == _scheme:
         return
-    _last = key
+    _last, _scheme = key, c["name"]
     _describe(tradeoffs, current)
     chart = by_id("tradeoff-chart")
     chart.hidden = not tradeoffs
@@ -99,6 +100,43 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
         window.JSON.parse(json.dumps(data)),
         window.JSON.parse(json.dumps(layout)),
         window.JSON.parse(json.dumps(config)),
+    )
+
+
+def show_damage(rows: Sequence[Row]) -> None:
+    """Each size's damage (code blocks cut, % ending mid-sentence) in the bars' hover text
+    and the chart's description, once the comparison has run after the paint."""
+    notes = {}
+    for row in rows:
+        d = row.damage
+        pct = row.ends_mid_sentence_pct
+        if d is not None and pct is not None:
+            notes[row.settings.chunk_size] = (
+                f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
+            )
+    chart = by_id("tradeoff-chart")
+    if _last is None or chart.hidden or not notes:
+        return
+    sizes = json.loads(_last)[:-1]
+    hover = [notes.get(size, "") for size, _count in sizes]
+    window.Plotly.restyle(
+        chart,
+        window.JSON.parse(
+            json.dumps(
+                {
+                    "customdata": [hover],
+                    "hovertemplate": "size %{x}<br>%{y} chunks<br>%{customdata}<extra></extra>",
+                }
+            )
+        ),
+    )
+    text = by_id("tradeoff-text")
+    base = str(text.textContent).split(" Damage:")[0]
+    text.textContent = (
+        base
+        + " Damage: "
+        + "; ".join(f"size {number(size)}: {notes[size]}" for size, _c in sizes if size in notes)
+        + "."
     )
 
 

@@ -4,6 +4,7 @@ static/chunkmap.js draws it from the text and the result's spans (code-point off
 maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Activating a
 chunk (click, Enter or Space) shows its record row and preview item, all records being
 listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
+Damage found after the paint marks the chunks' edges (words in each handle's name).
 """
 
 from __future__ import annotations
@@ -13,15 +14,23 @@ from typing import Any
 from dom import Windowed, by_id, number, on, to_json
 from pyscript import window
 
-from chunker_py import Analysis
+from chunker_py import Analysis, Damage
 
 
-def edge_marks(analysis: Analysis) -> list[list[str]] | None:
-    """Words to mark at each chunk's start and end (e.g. damage done at that edge).
+def damage_marks(damage: Damage) -> list[list[str]]:
+    """Per chunk: what is wrong at its start, at its end, and all its damage in words.
 
-    Hook for the damage analysis: none yet, so no marks are sent.
+    Only the sentence figures say which edge they concern; mid-word and split-grapheme
+    edges are counted per chunk, so they are in the words but mark no edge.
     """
-    return None
+    return [
+        [
+            "starts mid-sentence" if d.starts_mid_sentence else "",
+            "ends mid-sentence" if d.ends_mid_sentence else "",
+            "; ".join(d.describe()),
+        ]
+        for d in damage.chunks
+    ]
 
 
 class ChunkMap:
@@ -57,16 +66,18 @@ class ChunkMap:
         self._unmark()
         self.back.hidden = True
         spans = [x for s in analysis.spans for x in (s.start, s.end)]
-        data: dict[str, Any] = {"text": analysis.text, "spans": spans}
-        marks = edge_marks(analysis)
-        if marks is not None:
-            data["edges"] = marks
+        data = {"text": analysis.text, "spans": spans}
         window.ciChunkMap.chunkMap(self.root, to_json(data))
         count = len(analysis.spans)
         noun = "chunk" if count == 1 else "chunks"
         self.root.setAttribute(
             "aria-label", f"Chunk map: the source text with its {number(count)} {noun}"
         )
+
+    def mark_damage(self, damage: Damage | None) -> None:
+        """Once the damage of the shown result is known (after the paint)."""
+        if damage is not None and self.last is not None:
+            window.ciChunkMap.markDamage(self.root, to_json(damage_marks(damage)))
 
     # -- activation
     def _index(self, event: Any) -> int | None:
@@ -88,18 +99,23 @@ class ChunkMap:
     def activate(self, index: int) -> None:
         """Show chunk ``index``'s record row (focused) and preview item, both marked."""
         for panel in (self.records, self.preview):
-            if index >= panel.first and not panel.show_all:
+            position = index if panel.only is None else _position(panel.only, index)
+            if position is not None and position >= panel.first and not panel.show_all:
                 panel.show_all = True
                 panel.show(panel.analysis)
         self._mark(index)
-        item = by_id("preview-list").children.item(index)
+        item = _item("preview-list", "li", index)
         if item is not None:
             item.scrollIntoView(window.JSON.parse('{"block": "nearest"}'))
-        row = by_id("records-body").rows.item(index)
-        if row is not None:
-            row.tabIndex = -1
-            row.scrollIntoView(window.JSON.parse('{"block": "center"}'))
-            row.focus(window.JSON.parse('{"preventScroll": true}'))
+        row = _item("records-body", "tr", index)
+        if row is None:  # filtered out by "Show damaged chunks only"
+            by_id(
+                "chunk-map-detail"
+            ).textContent = f"Chunk #{number(index)} is not listed: Show damaged chunks only is on."
+            return
+        row.tabIndex = -1
+        row.scrollIntoView(window.JSON.parse('{"block": "center"}'))
+        row.focus(window.JSON.parse('{"preventScroll": true}'))
         self.back.textContent = f"Back to chunk #{number(index)} in the chunk map"
         self.back.hidden = False
 
@@ -113,11 +129,7 @@ class ChunkMap:
     def _mark(self, index: int) -> None:
         self._unmark()
         self.selected = index
-        for parent, child in (
-            (by_id("records-body"), lambda p: p.rows.item(index)),
-            (by_id("preview-list"), lambda p: p.children.item(index)),
-        ):
-            node = child(parent)
+        for node in (_item("records-body", "tr", index), _item("preview-list", "li", index)):
             if node is not None:
                 node.classList.add("selected")
         chunk = self.root.querySelector(f'.map-chunk[data-index="{index}"]')
@@ -132,3 +144,13 @@ class ChunkMap:
         self.back.hidden = True
         if self.selected >= 0:
             window.ciChunkMap.focusChunk(self.root, self.selected)
+
+
+def _position(only: list[int], index: int) -> int | None:
+    """Where chunk ``index`` is listed when only some chunks are."""
+    return only.index(index) if index in only else None
+
+
+def _item(parent_id: str, tag: str, index: int) -> Any:
+    """The row or preview item of chunk ``index``, or None when it is not listed."""
+    return by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]')

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ._damage import Damage, assess
 from ._engine import Job, Sink, Span, TextIndex
 from ._errors import DocumentError, ResultError
 from ._fields import LONE_SURROGATE
@@ -88,6 +89,14 @@ class Analysis:
         """The chunk records, built on first use."""
         return build_chunks(self.text, self.spans)
 
+    @cached_property
+    def damage(self) -> Damage | None:
+        """The damage figures (SPEC.md "Damage"), computed on first use, never by
+        ``analyse``; None when ``error`` is set."""
+        if self.error is not None or not self.spans:
+            return None
+        return damage_of(self.text, self.spans, self.settings)
+
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
 
@@ -101,6 +110,12 @@ class Analysis:
             prefix += build_chunks(self.text, self.spans, len(prefix), stop)
             self.__dict__["_prefix"] = prefix
         return prefix[first:stop]
+
+
+def damage_of(text: str, spans: Sequence[Span], settings: Settings) -> Damage:
+    """The damage of any nonempty ``spans`` (in source order) over ``text``, measured with
+    ``settings``' size, size unit and sentence abbreviations."""
+    return assess(text, spans, settings, sizer_for(settings), text_index(text))
 
 
 def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from ._engine import TextIndex
+
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 # top-level token type -> block kind
@@ -80,9 +82,32 @@ def _parser() -> Any:
     return md
 
 
-def parse_blocks(text: str) -> tuple[Block, ...]:
+def parse_tokens(text: str) -> list[Any]:
+    """markdown-it's block tokens for ``text``."""
+    return list(_parser().parse(text))
+
+
+def markdown_tokens(index: TextIndex) -> list[Any]:
+    """The block tokens of the index's text, parsed once per text (Markdown structure mode
+    and the damage figures share them)."""
+    found: list[Any] | None = index.memo.get("markdown-tokens")
+    if found is None:
+        found = index.memo["markdown-tokens"] = parse_tokens(index.text)
+    return found
+
+
+def markdown_blocks(index: TextIndex) -> tuple[Block, ...]:
+    """The top-level blocks of the index's text, found once per text."""
+    found: tuple[Block, ...] | None = index.memo.get("markdown")
+    if found is None:
+        found = index.memo["markdown"] = parse_blocks(index.text, markdown_tokens(index))
+    return found
+
+
+def parse_blocks(text: str, tokens: list[Any] | None = None) -> tuple[Block, ...]:
     """The top-level blocks of ``text`` in source order (empty blocks left out)."""
-    tokens = _parser().parse(text)
+    if tokens is None:
+        tokens = parse_tokens(text)
     lines = Lines(text)
     blocks = []
     for i, token in enumerate(tokens):
@@ -122,7 +147,7 @@ def _table(text: str, lines: Lines, tokens: list[Any], i: int, start: int, end: 
         if token.type == "thead_open" and token.map:
             # the header row and the delimiter row below it
             header = lines.span(text, token.map[0], token.map[0] + 2)
-        elif token.type == "tr_open" and token.map and token.level == 2:
+        elif token.type == "tr_open" and token.map and token.level == tokens[i].level + 2:
             row = lines.span(text, *token.map)
             if header is None or row[0] >= header[1]:
                 rows.append(row)
@@ -138,3 +163,42 @@ def _children(text: str, lines: Lines, tokens: list[Any], i: int) -> tuple[tuple
             if span[0] < span[1]:
                 items.append(span)
     return tuple(items)
+
+
+@dataclass(frozen=True)
+class Outline:
+    """What the damage figures need from the parse, at every depth (a fence in a list item
+    or a table in a quote counts too): fenced code blocks (unclosed ones run to the end),
+    GFM tables, and where any block (paragraph, item, row, heading, ...) starts and ends."""
+
+    fences: tuple[tuple[int, int], ...]
+    tables: tuple[Block, ...]
+    starts: frozenset[int]
+    ends: frozenset[int]
+
+
+def outline(text: str, tokens: list[Any]) -> Outline:
+    lines = Lines(text)
+    fences, tables = [], []
+    starts, ends = set(), set()
+    for i, token in enumerate(tokens):
+        if token.map is None or token.nesting < 0:
+            continue
+        start, end = lines.span(text, *token.map)
+        if start >= end:
+            continue
+        starts.add(start)
+        ends.add(end)
+        if token.type == "fence":
+            fences.append((start, end))
+        elif token.type == "table_open":
+            tables.append(_table(text, lines, tokens, i, start, end))
+    return Outline(tuple(fences), tuple(tables), frozenset(starts), frozenset(ends))
+
+
+def markdown_outline(index: TextIndex) -> Outline:
+    """The outline of the index's text, found once per text."""
+    found: Outline | None = index.memo.get("markdown-outline")
+    if found is None:
+        found = index.memo["markdown-outline"] = outline(index.text, markdown_tokens(index))
+    return found

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ._analysis import Analysis, analyse
+from ._compare import compare
 from ._document import decode_document
 from ._errors import ChunkerError
 from ._fields import Field
@@ -32,7 +33,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - or none: stdin")
     for field in FIELDS.values():
         _add_flag(p, field)
-    p.add_argument("--format", choices=("jsonl", "csv", "summary"), default="jsonl")
+    p.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "summary", "compare"),
+        default="jsonl",
+        help="jsonl records (default), csv, a summary object, or compare: one JSON object "
+        "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
+        "Sentence, Fixed, Fixed with overlap) on the same text and size",
+    )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
         "--spreadsheet-safe", action="store_true", help="CSV: prefix ' to formula-like cells"
@@ -98,8 +106,17 @@ def _summary(analysis: Analysis) -> dict[str, Any]:
         "largest": s.largest,
         "warnings": list(analysis.warnings),
         "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
+        "damage": analysis.damage.figures() if analysis.damage else None,
         "settings": analysis.settings.record_settings(),
     }
+
+
+def _compare_lines(text: str, settings: Settings, lifted: bool) -> str:
+    """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
+    retained) are reported in the row, not raised."""
+    rows = compare(text, settings, max_chunks=None if lifted else MAX_CHUNKS)
+    source = settings.source_name or None
+    return "".join(json_line({"source": source, **row.as_json()}) + "\n" for row in rows)
 
 
 def run(argv: Sequence[str] | None = None) -> str:
@@ -121,6 +138,9 @@ def run(argv: Sequence[str] | None = None) -> str:
         per_file = settings
         if len(files) > 1 and not settings.source_name:
             per_file = settings.replace(source_name=path)  # keeps record ids unique
+        if args.format == "compare":
+            outputs.append(_compare_lines(text, per_file, lifted))
+            continue
         analysis = analyse(
             text,
             per_file,

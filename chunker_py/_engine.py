@@ -113,6 +113,20 @@ class TextIndex:
                     end = max(starts[run], start)
         return start, end
 
+    def skip_space(self, position: int) -> int:
+        """The first position at or after ``position`` that is not whitespace (or the end)."""
+        if position < len(self.text) and self.text[position].isspace():
+            starts, ends = self._runs()
+            return ends[bisect_right(starts, position) - 1]
+        return position
+
+    def skip_space_back(self, position: int) -> int:
+        """The smallest ``q <= position`` with only whitespace in ``[q, position)``."""
+        if position > 0 and self.text[position - 1].isspace():
+            starts, _ends = self._runs()
+            return starts[bisect_right(starts, position - 1) - 1]
+        return position
+
     def blank_windows(self, start: int, end: int, size: int, overlap: int) -> int:
         """How many of the windows over ``[start, end)`` hold only whitespace."""
         total = window_count(end - start, size, overlap)
@@ -186,9 +200,15 @@ class Sink:
     ) -> None:
         """Fixed windows over ``[start, end)``: merged chunks of one-code-point pieces."""
         total = window_count(end - start, size, overlap)
-        if self.spans is None or (self._keep is not None and self.count + total > self._keep):
-            self.spans = None
+        blank: int | None = None
+        if self.spans is not None and self._keep is not None and self.count + total > self._keep:
+            # windows that trim to nothing are dropped: only the others count toward ``keep``
             blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
+            if self.count + total - blank > self._keep:
+                self.spans = None
+        if self.spans is None:
+            if blank is None:
+                blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
             self.count += total - blank
             return
         advance = size - overlap

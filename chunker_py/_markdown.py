@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._blocks import Block, parse_blocks
+from ._blocks import Block, markdown_blocks
 from ._engine import Job, SpanMeta, pack_units
 from ._fields import Field, flag_reader, whole_reader
 from ._recursive import split_words
@@ -63,10 +63,7 @@ FIELDS = (
 
 def structure(job: Job) -> tuple[Block, ...]:
     """The text's blocks, parsed once per text."""
-    found = job.index.memo.get("markdown")
-    if found is None:
-        found = job.index.memo["markdown"] = parse_blocks(job.text)
-    return found
+    return markdown_blocks(job.index)
 
 
 class _Paths:

@@ -23,7 +23,8 @@ def record_id(source_name: str, index: int) -> str:
 
 
 def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
-    """One JSONL record, keys in SPEC.md order; then the keys the mode sets."""
+    """One JSONL record, keys in SPEC.md order; then the keys the mode sets, then
+    ``damage``; ``source`` and ``settings`` stay last."""
     settings = analysis.settings
     out: dict[str, Any] = {
         "id": record_id(settings.source_name, chunk.index),
@@ -42,6 +43,9 @@ def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
     }
     for key in settings.mode_info.record_keys:
         out[key] = getattr(chunk, key)
+    damage = analysis.damage
+    if damage is not None:
+        out["damage"] = damage.chunks[chunk.index].record()
     out["source"] = settings.source_name or None
     out["settings"] = settings.record_settings()
     return out

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Job, SpanMeta, pack_units
+from ._engine import Job, SpanMeta, TextIndex, pack_units
 from ._errors import SettingError
 from ._fields import LONE_SURROGATE, Field, json_list
 from ._limits import MAX_ABBREVIATION_LENGTH, MAX_ABBREVIATIONS
@@ -71,19 +71,20 @@ FIELDS = (
 )
 
 
-def sentences(job: Job, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The text's sentences, cached per text and abbreviation list."""
+def sentences(index: TextIndex, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The text's sentences, cached per text and abbreviation list (Sentence mode and the
+    damage figures share them)."""
     key = ("sentences", abbreviations)
-    found = job.index.memo.get(key)
+    found: list[tuple[int, int]] | None = index.memo.get(key)
     if found is None:
-        found = job.index.memo[key] = sentence_spans(
-            job.text, abbreviations=abbreviation_set(abbreviations)
+        found = index.memo[key] = sentence_spans(
+            index.text, abbreviations=abbreviation_set(abbreviations)
         )
     return found
 
 
 def feed(job: Job, options: Options) -> None:
-    units = sentences(job, options.abbreviations)
+    units = sentences(job.index, options.abbreviations)
     sink, size, measure = job.sink, job.size, job.sizer
     text = job.text
 

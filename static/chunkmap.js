@@ -85,14 +85,40 @@ const setAttr = (node, name, value) => {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 };
 
-// json: {text, spans: [s0, e0, ...], edges: [[startMark, endMark], ...] (optional)}.
-// Edge marks are words (e.g. damage found at that edge), drawn at the chunk's edges.
+// A chunk's damage: at its start, at its end, and all of it in words ("" for none). The
+// handle's accessible name says it; CSS marks the edges.
+const setMarks = (node, startMark, endMark, words) => {
+  setAttr(node, "data-start-mark", startMark);
+  setAttr(node, "data-end-mark", endMark);
+  setAttr(node, "data-damage", words);
+  const start = Number(node.dataset.start);
+  const end = Number(node.dataset.end);
+  const repeated = Number(node.dataset.repeated);
+  setAttr(
+    node.firstChild,
+    "aria-label",
+    `Chunk ${node.dataset.index}, code points ${fmt(start)} to ${fmt(end)}, ` +
+      `${fmt(end - start)} long` +
+      (repeated ? `, starts with ${fmt(repeated)} repeated` : "") +
+      (words ? `, damage: ${words}` : ""),
+  );
+};
+
+// json: [[startMark, endMark, words], ...] per chunk index (from the damage analysis).
+const markDamage = (root, json) => {
+  const marks = JSON.parse(json);
+  for (const node of root.querySelectorAll(":scope > .map-chunk")) {
+    const [startMark, endMark, words] = marks[node.dataset.index] || ["", "", ""];
+    setMarks(node, startMark, endMark, words);
+  }
+};
+
+// json: {text, spans: [s0, e0, ...]}: the source text and the chunks' code-point offsets.
 const chunkMap = (root, json) => {
   const data = JSON.parse(json);
   const text = data.text;
   const cps = utf16Offsets(text);
   const length = cps.length - 1;
-  const edges = data.edges || [];
   const parts = pieces(length, data.spans);
   const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
   const keys = parts.map((p, n) =>
@@ -119,23 +145,13 @@ const chunkMap = (root, json) => {
     if (root.children[n] !== node) root.insertBefore(node, root.children[n] || null);
     const p = parts[n];
     if (p.kind !== "chunk") return;
-    const [startMark, endMark] = edges[p.i] || ["", ""];
     setAttr(node, "class", `map-chunk c${p.i % 2}${slices[n] ? "" : " map-empty"}`);
     setAttr(node, "data-index", String(p.i));
     setAttr(node, "data-start", String(p.start));
     setAttr(node, "data-end", String(p.end));
     setAttr(node, "data-repeated", String(p.repeated));
-    // hook for edge marks (damage at a chunk's start or end): empty means none
-    setAttr(node, "data-start-mark", startMark);
-    setAttr(node, "data-end-mark", endMark);
-    setAttr(
-      node.firstChild,
-      "aria-label",
-      `Chunk ${p.i}, code points ${fmt(p.start)} to ${fmt(p.end)}, ${fmt(p.end - p.start)} long` +
-        (p.repeated ? `, starts with ${fmt(p.repeated)} repeated` : "") +
-        (startMark ? `, start: ${startMark}` : "") +
-        (endMark ? `, end: ${endMark}` : ""),
-    );
+    // damage marks come later (markDamage), for this result: none until then
+    setMarks(node, "", "", "");
   });
   // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
   if (!root.querySelector('.map-handle[tabindex="0"]')) {
@@ -166,9 +182,11 @@ const wireChunkMap = (root, detail) => {
     const start = Number(node.dataset.start);
     const end = Number(node.dataset.end);
     const repeated = Number(node.dataset.repeated);
+    const words = node.dataset.damage;
     detail.textContent =
       `Chunk #${node.dataset.index} · ${fmt(start)}–${fmt(end)} · ${fmt(end - start)} code points` +
       (repeated ? ` · repeats ${fmt(repeated)}` : "") +
+      (words ? ` · damage: ${words}` : "") +
       " · Enter or click: show its record";
   };
   root.addEventListener("mouseover", describe);
@@ -187,4 +205,4 @@ const wireChunkMap = (root, detail) => {
   });
 };
 
-globalThis.ciChunkMap = { chunkMap, focusChunk, wireChunkMap, pieces };
+globalThis.ciChunkMap = { chunkMap, markDamage, focusChunk, wireChunkMap, pieces };

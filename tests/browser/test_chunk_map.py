@@ -411,3 +411,21 @@ def test_copied_snippets_reproduce_the_records(
     app.choose("Recursive")
     set_option(app, "Separators preset", "generic")
     app.fill("Source name", "")
+
+
+def test_damage_marks_the_chunks_edges_in_the_map(app: App) -> None:
+    text = "One sentence here. Another one follows it. And a third one ends it.\n" * 4
+    configure(app, text, "fixed", size=30, overlap=0)
+    expect(app.page.locator("#app")).to_have_attribute("data-damage", "ready")
+    found = analyse(text, current_settings(app)).damage
+    assert found is not None
+    pieces = app.page.locator("#chunk-map > .map-chunk").evaluate_all(
+        """nodes => nodes.map(n => [n.dataset.startMark, n.dataset.endMark,
+                                    n.firstChild.getAttribute('aria-label')])"""
+    )
+    assert len(pieces) == len(found.chunks)
+    assert any(d.ends_mid_sentence for d in found.chunks)
+    for (start_mark, end_mark, label), d in zip(pieces, found.chunks, strict=True):
+        assert (start_mark == "starts mid-sentence") == d.starts_mid_sentence
+        assert (end_mark == "ends mid-sentence") == d.ends_mid_sentence
+        assert ("damage: " + "; ".join(d.describe()) in label) == d.damaged
