@@ -98,12 +98,27 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
         }
     ]
     axis = theme.axis_style(c)
+    top = max(n for _f, _l, n in table)
+    width = table[-1][1] - table[-1][0] + 1  # the first bin may be cut at 1
+    # room on both sides, so the chunk size line never sits on the plot's edge
+    x_range = [table[0][0] - 0.5 - width / 2, max(table[-1][1], size) + 0.5 + width / 2]
     layout = {
         "margin": {"l": 48, "r": 16, "t": 28, "b": 48},
         "height": 260,
         "bargap": 0.08,
-        "xaxis": {**axis, "title": {"text": "Chunk length (code points)"}, "zeroline": False},
-        "yaxis": {**axis, "title": {"text": "Chunks"}, "rangemode": "tozero"},
+        "xaxis": {
+            **axis,
+            "title": {"text": "Chunk length (code points)"},
+            "zeroline": False,
+            "range": x_range,
+        },
+        "yaxis": {
+            **axis,
+            "title": {"text": "Chunks"},
+            "rangemode": "tozero",
+            "tickformat": ",d",
+            **({"dtick": 1} if top <= 8 else {}),
+        },
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
         "font": {"family": "system-ui, sans-serif", "size": 12, "color": c["ink"]},
