@@ -27,7 +27,9 @@ const utf16Offsets = (text) => {
   return out;
 };
 
-const fmt = (n) => n.toLocaleString("en-US");
+// One formatter: toLocaleString would build a new one per call (thousands per keystroke).
+const NUMBER = new Intl.NumberFormat("en-US");
+const fmt = (n) => NUMBER.format(n);
 
 // The map's pieces in source order: {kind: "chunk"|"gap"|"covered", a, b (code points),
 // ...}. `spans` is a flat [start0, end0, start1, end1, ...] list in source order.
@@ -88,6 +90,10 @@ const setAttr = (node, name, value) => {
 // A chunk's damage: at its start, at its end, and all of it in words ("" for none). The
 // handle's accessible name says it; CSS marks the edges.
 const setMarks = (node, startMark, endMark, words) => {
+  // most chunks are unchanged between keystrokes: skip them by one comparison
+  const sig = `${node.dataset.index}:${node.dataset.start}:${node.dataset.end}:${startMark}:${endMark}:${words}`;
+  if (node.dataset.sig === sig) return;
+  node.dataset.sig = sig;
   setAttr(node, "data-start-mark", startMark);
   setAttr(node, "data-end-mark", endMark);
   setAttr(node, "data-damage", words);
