@@ -91,9 +91,9 @@ const setAttr = (node, name, value) => {
 // handle's accessible name says it; CSS marks the edges.
 const setMarks = (node, startMark, endMark, words) => {
   // most chunks are unchanged between keystrokes: skip them by one comparison
-  const sig = `${node.dataset.index}:${node.dataset.start}:${node.dataset.end}:${startMark}:${endMark}:${words}`;
-  if (node.dataset.sig === sig) return;
-  node.dataset.sig = sig;
+  const sig = `${node._place}:${startMark}:${endMark}:${words}`;
+  if (node._sig === sig) return;
+  node._sig = sig;
   setAttr(node, "data-start-mark", startMark);
   setAttr(node, "data-end-mark", endMark);
   setAttr(node, "data-damage", words);
@@ -113,51 +113,89 @@ const setMarks = (node, startMark, endMark, words) => {
 // json: [[startMark, endMark, words], ...] per chunk index (from the damage analysis).
 const markDamage = (root, json) => {
   const marks = JSON.parse(json);
-  for (const node of root.querySelectorAll(":scope > .map-chunk")) {
+  for (const node of root.querySelectorAll(".map-chunk")) {
     const [startMark, endMark, words] = marks[node.dataset.index] || ["", "", ""];
     setMarks(node, startMark, endMark, words);
   }
 };
 
-// json: {text, spans: [s0, e0, ...]}: the source text and the chunks' code-point offsets.
-const chunkMap = (root, json) => {
-  const data = JSON.parse(json);
-  const text = data.text;
-  const cps = utf16Offsets(text);
-  const length = cps.length - 1;
-  const parts = pieces(length, data.spans);
-  const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
-  const keys = parts.map((p, n) =>
-    p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
-  );
+// Makes `parent`'s children the elements for `keys` (keys kept in the _key expando),
+// reusing elements whose key is unchanged and building the others with build(n).
+const reconcileKeyed = (parent, keys, build) => {
   const old = new Map();
-  for (const node of root.children) {
-    const list = old.get(node.dataset.key);
+  for (const node of parent.children) {
+    const list = old.get(node._key);
     if (list) list.push(node);
-    else old.set(node.dataset.key, [node]);
+    else old.set(node._key, [node]);
   }
-  const nodes = parts.map((p, n) => {
-    const list = old.get(keys[n]);
+  const nodes = keys.map((key, n) => {
+    const list = old.get(key);
     if (list && list.length) return list.shift();
-    const node =
-      p.kind === "chunk"
-        ? buildChunk(slices[n], cps[p.a + p.repeated] - cps[p.a])
-        : buildGap(slices[n], p.kind);
-    node.dataset.key = keys[n];
+    const node = build(n);
+    node._key = key;
     return node;
   });
   for (const list of old.values()) for (const node of list) node.remove();
   nodes.forEach((node, n) => {
-    if (root.children[n] !== node) root.insertBefore(node, root.children[n] || null);
-    const p = parts[n];
-    if (p.kind !== "chunk") return;
-    setAttr(node, "class", `map-chunk c${p.i % 2}${slices[n] ? "" : " map-empty"}`);
-    setAttr(node, "data-index", String(p.i));
-    setAttr(node, "data-start", String(p.start));
-    setAttr(node, "data-end", String(p.end));
-    setAttr(node, "data-repeated", String(p.repeated));
-    // damage marks come later (markDamage), for this result: none until then
-    setMarks(node, "", "", "");
+    if (parent.children[n] !== node) parent.insertBefore(node, parent.children[n] || null);
+  });
+  return nodes;
+};
+
+// Gives a chunk element its index, offsets and colour (skipped when they are unchanged).
+const place = (node, p, empty) => {
+  const where = `${p.i}:${p.start}:${p.end}`;
+  if (node._place === where) return;
+  node._place = where;
+  setAttr(node, "class", `map-chunk c${p.i % 2}${empty ? " map-empty" : ""}`);
+  setAttr(node, "data-index", String(p.i));
+  setAttr(node, "data-start", String(p.start));
+  setAttr(node, "data-end", String(p.end));
+  setAttr(node, "data-repeated", String(p.repeated));
+  // damage marks come later (markDamage), for this result: none until then
+  setMarks(node, "", "", "");
+};
+
+// json: {text, spans: [s0, e0, ...]}: the source text and the chunks' code-point offsets.
+// The pieces are grouped into blocks that end after a piece ending in a line break (e.g. a
+// trimmed paragraph break): an edit re-lays out its own block only, and blocks out of the
+// map's view skip layout (content-visibility). Keys and signatures live in expando
+// properties (_key, _place, _sig): reading thousands of attributes per keystroke would
+// cost more than the rest of the update.
+const chunkMap = (root, json) => {
+  const data = JSON.parse(json);
+  const text = data.text;
+  const cps = utf16Offsets(text);
+  const parts = pieces(cps.length - 1, data.spans);
+  const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
+  const keys = parts.map((p, n) =>
+    p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
+  );
+  const blocks = [[]];
+  parts.forEach((_p, n) => {
+    blocks[blocks.length - 1].push(n);
+    const last = slices[n].slice(-1);
+    if ((last === "\n" || last === "\r") && n + 1 < parts.length) blocks.push([]);
+  });
+  const blockKeys = blocks.map((members) => members.map((n) => keys[n]).join("\u0000"));
+  const built = reconcileKeyed(root, blockKeys, (b) => {
+    const block = el("div", "map-block");
+    for (const n of blocks[b]) {
+      const p = parts[n];
+      const node =
+        p.kind === "chunk"
+          ? buildChunk(slices[n], cps[p.a + p.repeated] - cps[p.a])
+          : buildGap(slices[n], p.kind);
+      block.append(node);
+    }
+    return block;
+  });
+  built.forEach((block, b) => {
+    const members = blocks[b];
+    for (let k = 0; k < members.length; k += 1) {
+      const p = parts[members[k]];
+      if (p.kind === "chunk") place(block.children[k], p, !slices[members[k]]);
+    }
   });
   // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
   if (!root.querySelector('.map-handle[tabindex="0"]')) {

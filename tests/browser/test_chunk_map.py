@@ -74,7 +74,7 @@ def load_file(app: App, text: str, name: str = "doc.md") -> None:
 
 
 def map_pieces(app: App) -> list[dict[str, Any]]:
-    return app.page.locator("#chunk-map > *").evaluate_all(
+    return app.page.locator("#chunk-map > .map-block > *").evaluate_all(
         """nodes => nodes.map(n => ({
             cls: n.className, text: n.textContent, index: n.dataset.index ?? null,
             start: n.dataset.start ?? null, end: n.dataset.end ?? null,
@@ -429,7 +429,7 @@ def test_damage_marks_the_chunks_edges_in_the_map(app: App) -> None:
     expect(app.page.locator("#app")).to_have_attribute("data-damage", "ready")
     found = analyse(text, current_settings(app)).damage
     assert found is not None
-    pieces = app.page.locator("#chunk-map > .map-chunk").evaluate_all(
+    pieces = app.page.locator("#chunk-map .map-chunk").evaluate_all(
         """nodes => nodes.map(n => [n.dataset.startMark, n.dataset.endMark,
                                     n.firstChild.getAttribute('aria-label')])"""
     )
