@@ -103,7 +103,7 @@ const compare = (tbody, json, apply) => {
       const button = make("button", "", row.current ? "Current" : "Use");
       button.type = "button";
       button.disabled = row.current;
-      button.setAttribute("aria-label", `Use ${row.label} settings`);
+      button.setAttribute("aria-label", `${button.textContent} ${row.label} settings`);
       button.addEventListener("click", () => apply(row.fragment));
       td.append(button);
       tr.append(td);

@@ -188,7 +188,8 @@ class App:
 
     def rows(self) -> list[list[str]]:
         return self.page.locator("#records-body tr").evaluate_all(
-            "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+            "rows => rows.map(r => [...r.cells].filter(c => !c.classList.contains('damage-cell'))"
+            ".map(c => c.textContent))"
         )
 
     def status(self) -> Locator:

@@ -23,6 +23,7 @@ DEFAULT_ARGS = [
     "-m",
     "not subprocess",
     "--ignore=tests/core/test_langchain_differential.py",
+    "--ignore=tests/core/test_presets.py",
     "-q",
 ]
 
