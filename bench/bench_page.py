@@ -19,6 +19,11 @@
 4. Bytes of a cold load: CDP Network.loadingFinished encodedDataLength summed, and the
    Resource Timing transferSize sum bench_boot.py reports.
 
+``--map`` scrolls the page so the Chunk map is on screen (the text area stays in view: the
+inputs column is sticky) before the latency cases, so every keystroke also lays out and
+paints the map; ``--compare 3 --map --variant no-map`` gives its cost against the same page
+without the map, in the same run.
+
 ``--profile`` serves a copy of the built site whose app/main.py is instrumented (never the
 repository's files) and reports median milliseconds per phase of Page.update for both
 latency cases. ``--variant NAME`` measures latency on a copy with a what-if change (see
@@ -178,6 +183,9 @@ _bpreview.to_json = _btimed("preview: to_json", _bpreview.to_json)
 show_records = _btimed("records.show", show_records)
 _brecords.to_json = _btimed("records: to_json", _brecords.to_json)
 chart.show = _btimed("chart.show", chart.show)
+histogram.show = _btimed("histogram.show", histogram.show)
+import chunkmap as _bchunkmap
+_bchunkmap.ChunkMap.show = _btimed("chunkmap.show", _bchunkmap.ChunkMap.show)
 _bexport.Export.show = _btimed("export.show", _bexport.Export.show)
 _bupdate = Page.update
 
@@ -212,6 +220,7 @@ JS_TIMERS = """() => {
   wrap(window.ciRender, "rows", "JS render.rows (records table)");
   wrap(window.ciRender, "preview", "JS render.preview");
   wrap(window.ciRender, "codePoints", "JS render.codePoints");
+  wrap(window.ciChunkMap, "chunkMap", "JS chunkMap.chunkMap");
   wrap(window.Plotly, "react", "JS Plotly.react");
 }"""
 
@@ -255,6 +264,19 @@ def pct(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+# --map: bring the chunk map on screen (scrolling the page, not the map's own box).
+SHOW_MAP = """() => {
+  const panel = document.getElementById("chunk-map-panel");
+  panel.scrollIntoView({ block: "start" });
+  const box = panel.getBoundingClientRect();
+  return box.top < innerHeight && box.bottom > 0;
+}"""
+
+
+def show_map(page: Page) -> None:
+    assert page.evaluate(SHOW_MAP), "the chunk map is not on screen"
+
+
 def apply(page: Page, setting: dict[str, str], text: str | None) -> dict[str, Any]:
     return page.evaluate(
         APPLY,
@@ -273,7 +295,11 @@ def edit_latency(
     """Latency of ``edits`` key presses (after ``warmup`` unmeasured ones) at ``setting``."""
     shown = apply(page, setting, text)
     assert shown["length"] == len(text), shown
+    if MAP_SHOWN:
+        show_map(page)
     assert page.evaluate(CARET_END), "the text area did not take focus"
+    if MAP_SHOWN:
+        show_map(page)
     last = text[-1]
     page.evaluate("() => { window.__lat.react = 0; }")
     samples = []
@@ -404,6 +430,8 @@ def phase_medians(page: Page, warmup: int) -> dict[str, float]:
     return dict(sorted(result.items(), key=lambda kv: -kv[1]))
 
 
+MAP_SHOWN = False  # set by --map
+
 # --variant: what-if edits of the COPY's static files (never the repository's), to measure
 # candidate optimisations. Each maps a file to (old, new) replacements that must apply.
 VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
@@ -432,6 +460,15 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
     # Fixed table layout: column widths from the first row only.
     "table-fixed": {
         "style.css": [("table.records {\n", "table.records {\n  table-layout: fixed;\n")]
+    },
+    # No chunk map (the reference for the map's cost).
+    "no-map": {
+        "chunkmap.js": [
+            (
+                "const chunkMap = (root, json) => {\n",
+                "const chunkMap = (root, json) => {\n  return;\n",
+            )
+        ]
     },
     # Skip rendering work for panels outside the viewport.
     "cv-auto": {
@@ -612,7 +649,12 @@ def main() -> None:
         help="instead: baseline vs each --variant alone, interleaved in ROUNDS"
         " rounds of --edits edits per case",
     )
+    parser.add_argument(
+        "--map", action="store_true", help="keep the Chunk map on screen while typing"
+    )
     args = parser.parse_args()
+    global MAP_SHOWN
+    MAP_SHOWN = args.map
     for variant in args.variant:
         unknown = set(variant.split("+")) - set(VARIANTS)
         if unknown or ("+" in variant and not args.compare):
@@ -667,8 +709,9 @@ def main() -> None:
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     name = "page.json"
-    if args.profile or args.variant:
-        name = "page-" + "-".join((["profile"] if args.profile else []) + args.variant) + ".json"
+    if args.profile or args.variant or args.map:
+        parts = (["profile"] if args.profile else []) + (["map"] if args.map else [])
+        name = "page-" + "-".join(parts + args.variant) + ".json"
     (out / name).write_text(json.dumps(results, indent=1))
     report(results, len(results.get("boot_samples", {}).get("bare", [])))
 
