@@ -155,7 +155,8 @@ class _Body:
 
 def add_variants(site: build.Site, http_gzip: bool) -> None:
     """no-snapshot/ (and http-gzip/): copies of the built page, beside it."""
-    top = [p for p in site.root.iterdir() if p.name not in {"no-snapshot", "http-gzip"}]
+    skip = {"no-snapshot", "http-gzip"}  # and bench_page.py's what-if copies, v-*
+    top = [p for p in site.root.iterdir() if p.name not in skip and not p.name.startswith("v-")]
     copies = ["no-snapshot"] + (["http-gzip"] if http_gzip else [])
     for name in copies:
         target = site.root / name

@@ -20,6 +20,11 @@
    +1 and back must redraw twice.
 4. Bytes of a cold load: CDP Network.loadingFinished encodedDataLength summed.
 
+``--map`` scrolls the page so the Chunk map is on screen (the text area stays in view: the
+inputs column is sticky) before the latency cases, so every keystroke also lays out and
+paints the map; ``--compare 3 --map --variant no-map`` gives its cost against the same page
+without the map, in the same run.
+
 ``--profile`` serves a copy of the built site whose app/main.py is instrumented (never the
 repository's files) and reports median milliseconds per phase of Page.update for both
 latency cases; phases whose function no longer exists are left out. ``--variant NAME``
@@ -173,7 +178,8 @@ for _bm, _bp in [
     ("settings", "mark_invalid"), ("settings", "show_separator_summary"),
     ("settings", "update_link"), ("readiness", "show"), ("summary", "show"),
     ("preview", "Preview.show"), ("preview", "to_json"), ("records", "Records.show"),
-    ("records", "to_json"), ("chart", "show"), ("export", "Export.show"),
+    ("records", "to_json"), ("chart", "show"), ("histogram", "show"),
+    ("chunkmap", "ChunkMap.show"), ("export", "Export.show"),
     ("chunker_py._analysis", "TextIndex"), ("chunker_py._analysis", "tradeoffs"),
     ("chunker_py._analysis", "summarise"), ("chunker_py._analysis", "_warnings"),
     ("chunker_py._analysis", "build_chunks"),
@@ -216,6 +222,7 @@ JS_TIMERS = """() => {
   for (const key of Object.keys(window.ciRender || {})) {
     if (typeof window.ciRender[key] === "function") wrap(window.ciRender, key, `JS render.${key}`);
   }
+  if (window.ciChunkMap) wrap(window.ciChunkMap, "chunkMap", "JS chunkMap.chunkMap");
   wrap(window.Plotly, "react", "JS Plotly.react");
 }"""
 
@@ -259,6 +266,19 @@ def pct(values: list[float], q: float) -> float:
     return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
 
 
+# --map: bring the chunk map on screen (scrolling the page, not the map's own box).
+SHOW_MAP = """() => {
+  const panel = document.getElementById("chunk-map-panel");
+  panel.scrollIntoView({ block: "start" });
+  const box = panel.getBoundingClientRect();
+  return box.top < innerHeight && box.bottom > 0;
+}"""
+
+
+def show_map(page: Page) -> None:
+    assert page.evaluate(SHOW_MAP), "the chunk map is not on screen"
+
+
 def apply(page: Page, setting: dict[str, str], text: str | None) -> dict[str, Any]:
     return page.evaluate(
         APPLY,
@@ -277,7 +297,11 @@ def edit_latency(
     """Latency of ``edits`` key presses (after ``warmup`` unmeasured ones) at ``setting``."""
     shown = apply(page, setting, text)
     assert shown["length"] == len(text), shown
+    if MAP_SHOWN:
+        show_map(page)
     assert page.evaluate(CARET_END), "the text area did not take focus"
+    if MAP_SHOWN:
+        show_map(page)
     last = text[-1]
     page.evaluate("() => { window.__lat.react = 0; }")
     samples = []
@@ -415,12 +439,23 @@ def phase_medians(page: Page, warmup: int) -> dict[str, float]:
     return dict(sorted(result.items(), key=lambda kv: -kv[1]))
 
 
+MAP_SHOWN = False  # set by --map
+
 # --variant: what-if edits of the COPY's static files (never the repository's), to measure
 # candidate optimisations. Each maps a file to (old, new) replacements that must apply.
 VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
     # Fixed table layout: column widths from the first row only.
     "table-fixed": {
         "style.css": [("table.records {\n", "table.records {\n  table-layout: fixed;\n")]
+    },
+    # No chunk map (the reference for the map's cost).
+    "no-map": {
+        "chunkmap.js": [
+            (
+                "const chunkMap = (root, json) => {\n",
+                "const chunkMap = (root, json) => {\n  return;\n",
+            )
+        ]
     },
     # Skip rendering work for panels outside the viewport.
     "cv-auto": {
@@ -597,7 +632,12 @@ def main() -> None:
         help="instead: baseline vs each --variant alone, interleaved in ROUNDS"
         " rounds of --edits edits per case",
     )
+    parser.add_argument(
+        "--map", action="store_true", help="keep the Chunk map on screen while typing"
+    )
     args = parser.parse_args()
+    global MAP_SHOWN
+    MAP_SHOWN = args.map
     for variant in args.variant:
         unknown = set(variant.split("+")) - set(VARIANTS)
         if unknown or ("+" in variant and not args.compare):
@@ -653,8 +693,9 @@ def main() -> None:
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     name = "page.json"
-    if args.profile or args.variant:
-        name = "page-" + "-".join((["profile"] if args.profile else []) + args.variant) + ".json"
+    if args.profile or args.variant or args.map:
+        parts = (["profile"] if args.profile else []) + (["map"] if args.map else [])
+        name = "page-" + "-".join(parts + args.variant) + ".json"
     (out / name).write_text(json.dumps(results, indent=1))
     report(results, len(results.get("boot_samples", {}).get("bare", [])))
 
