@@ -12,7 +12,7 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -22,10 +22,9 @@ from playwright.sync_api import expect
 
 from chunker_py import Settings, analyse, settings_from_fragment
 
-from .conftest import ROOT, open_watched_page
+from .conftest import ROOT, SAMPLE, App, launch_app
 from .test_accessibility import describe, run_axe
 from .test_modes import set_option
-from .test_page import SAMPLE, App
 
 pytestmark = pytest.mark.browser
 
@@ -40,16 +39,18 @@ EMOJI_CRLF = (
 
 @pytest.fixture(scope="module")
 def app(browser: Any, server: Any) -> Iterator[App]:
-    page, close = open_watched_page(
-        browser,
-        server.url,
-        permissions=["clipboard-read", "clipboard-write"],
-        viewport={"width": 1400, "height": 900},
-    )
-    page.open()
-    page.wait_ready()
-    yield App(page)
-    close()
+    """conftest's booted `app`, in a wider window (the map beside the panels)."""
+    booted = launch_app(browser, server.url, viewport={"width": 1400, "height": 900})
+    booted.open().wait_ready()
+    yield booted
+    booted.page.context.close()
+
+
+def wait_for_plotly(app: App) -> None:
+    """Plotly is loaded after the first result (a stand-in records the calls until then):
+    wait for the real script and the drawn chart before reading Plotly's own state."""
+    expect(app.page.locator("html")).to_have_attribute("data-plotly", "loaded")
+    expect(app.page.locator("#sizes-chart .main-svg").first).to_be_attached()
 
 
 def current_settings(app: App) -> Settings:
@@ -59,18 +60,18 @@ def current_settings(app: App) -> Settings:
 
 
 def configure(app: App, text: str | None, mode: str = "recursive", **settings: Any) -> None:
-    """App.configure, then the mode: Separators (an advanced field it sets) is shown in
-    Recursive mode with the Generic preset only."""
+    """App.configure in Recursive mode, then the mode: Separators (an advanced field it
+    sets) is shown in Recursive mode with the Generic preset only."""
     app.choose("Recursive")
     set_option(app, "Separators preset", "generic")
-    app.configure(text, **settings)
+    app.configure(text, mode="recursive", **settings)
     if mode == "fixed":
         app.choose("Fixed size")
 
 
 def load_file(app: App, text: str, name: str = "doc.md") -> None:
     """Import `text` as a file: a text area would turn CR LF into LF when typed."""
-    app.settle(lambda: app.browse(name, "text/markdown", text.encode("utf-8")))
+    app.settle(lambda: app.browse(name, text.encode("utf-8"), "text/markdown"))
 
 
 def map_pieces(app: App) -> list[dict[str, Any]]:
@@ -118,7 +119,7 @@ def assert_map_matches(app: App, text: str) -> None:
     assert [(kind(p["cls"]), p["text"]) for p in pieces] == expected_pieces(text, settings)
     shown = [p for p in pieces if kind(p["cls"]) == "chunk"]
     assert [(int(p["start"]), int(p["end"])) for p in shown] == [(c.start, c.end) for c in chunks]
-    rows = app.rows()
+    rows = app.records()
     assert [(int(p["start"]), int(p["end"])) for p in shown] == [
         (int(r[1]), int(r[2])) for r in rows
     ]
@@ -257,7 +258,8 @@ def test_the_histogram_counts_equal_the_records(app: App) -> None:
     # a custom list without "" leaves long unsplittable pieces: some chunks over the size
     text += "x" * 90 + "\n\n" + "y" * 70
     configure(app, text, size=60, overlap=0, separators=("\n\n",))
-    lengths = [int(r[3]) for r in app.rows()]
+    wait_for_plotly(app)
+    lengths = [int(r[3]) for r in app.records()]
     assert len(lengths) == analyse(text, current_settings(app)).count
     bins, drawn = histogram(app)
     assert [b[2] for b in bins] == drawn
@@ -275,6 +277,7 @@ def test_the_histogram_counts_equal_the_records(app: App) -> None:
 
 def test_the_histogram_is_hidden_for_one_chunk_and_redrawn_only_on_change(app: App) -> None:
     configure(app, SAMPLE)
+    wait_for_plotly(app)  # the counter wraps the real Plotly.react, not the stand-in's
     app.page.evaluate(REACT_COUNTER)
     app.page.evaluate("() => { window.__reacts = {}; }")
     app.fill("Source name", "handbook")  # labels only: same chunks, no redraw
@@ -290,28 +293,25 @@ def test_the_histogram_is_hidden_for_one_chunk_and_redrawn_only_on_change(app: A
 # ---------------------------------------------------------------- dark mode and axe
 
 
-def test_axe_passes_with_the_map_and_histogram_in_light_and_dark(browser: Any, server: Any) -> None:
+def test_axe_passes_with_the_map_and_histogram_in_light_and_dark(
+    new_app: Callable[..., App],
+) -> None:
     for scheme in ("light", "dark"):
-        page, close = open_watched_page(browser, server.url, color_scheme=scheme)
-        try:
-            page.open()
-            page.wait_ready()
-            p = page.page
-            expect(p.locator("#chunk-map .map-chunk").first).to_be_visible()
-            expect(p.locator("#sizes-chart .main-svg").first).to_be_attached()
-            p.get_by_text("Show the code", exact=True).click()
-            background = p.evaluate("() => getComputedStyle(document.body).backgroundColor")
-            ink = p.evaluate("() => document.getElementById('sizes-chart').layout.font.color")
-            if scheme == "dark":
-                assert background == "rgb(18, 22, 29)", background
-                assert ink == "#e4e8f0"
-            else:
-                assert background == "rgb(246, 247, 249)", background
-                assert ink == "#1d2330"
-            violations = run_axe(page)
-            assert violations == [], f"{scheme}:\n{describe(violations)}"
-        finally:
-            close()
+        fresh = new_app(color_scheme=scheme).open().wait_ready()
+        p = fresh.page
+        expect(p.locator("#chunk-map .map-chunk").first).to_be_visible()
+        wait_for_plotly(fresh)  # Plotly's layout exists once the real chart is drawn
+        p.get_by_text("Show the code", exact=True).click()
+        background = p.evaluate("() => getComputedStyle(document.body).backgroundColor")
+        ink = p.evaluate("() => document.getElementById('sizes-chart').layout.font.color")
+        if scheme == "dark":
+            assert background == "rgb(18, 22, 29)", background
+            assert ink == "#e4e8f0"
+        else:
+            assert background == "rgb(246, 247, 249)", background
+            assert ink == "#1d2330"
+        violations = run_axe(fresh)
+        assert violations == [], f"{scheme}:\n{describe(violations)}"
 
 
 # ---------------------------------------------------------------- copy as code
@@ -394,7 +394,7 @@ def test_copied_snippets_reproduce_the_records(
     (tmp_path / "document.txt").write_bytes(source.encode("utf-8"))
     _name, jsonl = app.download("Download JSONL")
     columns = app.page.locator("#records-head th").all_text_contents()
-    page_texts = [r[columns.index("Text")] for r in app.rows()]
+    page_texts = [r[columns.index("Text")] for r in app.records()]
     assert jsonl.decode("utf-8").count("\n") == len(page_texts)
 
     assert run_command_line(copied(app, "Copy command line"), tmp_path) == jsonl
