@@ -120,6 +120,7 @@ class Page:
             window.clearTimeout(timer)
         if result is None:
             self.result = None
+            histogram.show(None)
             damage_panel.show_group(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
@@ -135,6 +136,7 @@ class Page:
     def _damage(self, generation: int, result: chunker_py.Analysis) -> None:
         if generation != self.generation:
             return  # a newer edit is on its way
+        histogram.show(result)  # a Plotly redraw (~15 ms): never on the keystroke's frame
         found = result.damage
         damage_panel.show_group(found, len(result.spans))
         if by_id("damaged-only").checked and found is not None:
@@ -220,11 +222,10 @@ class Page:
         self.records.show(result)
         chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None)
         self.export.show(result)
-        # issue 11: chunk map, sizes histogram, copy as code
+        # issue 11: chunk map and copy as code (the sizes histogram is drawn after the paint)
         self.chunk_map.show(result)
-        histogram.show(result)
         self.copy_code.show(chosen)
-        self.root.dataset.damage = "pending"
+        self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
         self._later(result)
         self.root.dataset.state = "ready"

@@ -288,6 +288,8 @@ class App:
         assert state == expect_state, (
             f"data-state={state}: {self.readiness_message().text_content()}"
         )
+        # work scheduled after the paint (damage, the sizes histogram) for this result
+        self.page.wait_for_selector('#app:not([data-damage="pending"])', timeout=timeout)
 
     # ------------------------------------------------------------ finding controls
 
