@@ -1,4 +1,4 @@
-"""Helpers over the frozen range tables: regex character classes and membership tests."""
+"""Helpers over the frozen range tables: `re` character classes and membership tests."""
 
 from __future__ import annotations
 
@@ -6,18 +6,6 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 Ranges = Sequence[int]  # flat: first, last, first, last, ... (inclusive, sorted)
-
-
-def union(*tables: Ranges) -> tuple[int, ...]:
-    """One sorted, merged flat range table covering every given table."""
-    pairs = sorted((table[i], table[i + 1]) for table in tables for i in range(0, len(table), 2))
-    merged: list[list[int]] = []
-    for first, last in pairs:
-        if merged and first <= merged[-1][1] + 1:
-            merged[-1][1] = max(merged[-1][1], last)
-        else:
-            merged.append([first, last])
-    return tuple(bound for pair in merged for bound in pair)
 
 
 def class_body(table: Ranges) -> str:

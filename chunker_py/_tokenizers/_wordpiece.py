@@ -22,7 +22,7 @@ import re
 from . import _bert_tables as bt
 from ._base import Tokenizer
 from ._data import read_data
-from ._ranges import class_body, contains
+from ._ranges import contains
 
 SPECIAL_TOKENS = re.compile(r"\[(?:PAD|UNK|CLS|SEP|MASK)\]")
 MAX_WORD = 100  # max_input_chars_per_word
@@ -85,6 +85,28 @@ def reorder(chars: list[str], owners: list[int]) -> None:
         i = j
 
 
+# Words are found over codes of the normalised text (whitespace " ", punctuation ".",
+# a mark NFD may reorder "~", anything else "a"): `re` classes holding non-BMP ranges are
+# slow, and the "~" code says in the same pass whether the reordering path is needed.
+WORD = re.compile(r"\.|[a~]+")
+
+
+class WordCodes(dict[int, str]):
+    """``str.translate`` table from a normalised character to its word code."""
+
+    def __missing__(self, code: int) -> str:
+        if contains(bt.WHITESPACE, code):
+            word_code = " "
+        elif contains(bt.PUNCTUATION, code):
+            word_code = "."
+        elif code in bt.CCC:
+            word_code = "~"
+        else:
+            word_code = "a"
+        self[code] = word_code
+        return word_code
+
+
 class WordPieceTokenizer(Tokenizer):
     """BERT uncased WordPiece; the vocabulary loads on first use."""
 
@@ -93,34 +115,28 @@ class WordPieceTokenizer(Tokenizer):
         self._vocab: frozenset[str] | None = None
         self._longest = 0
         self._table = NormalisedChars()
+        self._word_codes = WordCodes()
         self._words: dict[str, tuple[int, ...]] = {}
-        self._split: re.Pattern[str] | None = None
-        self._reorder_marks: re.Pattern[str] | None = None
 
     def load(self) -> frozenset[str]:
         if self._vocab is None:
             data = read_data("wordpiece_vocab.txt", self.name).decode("utf-8")
             vocab = frozenset(line for line in data.split("\n") if line)
             self._longest = max(map(len, vocab))
-            punctuation, space = class_body(bt.PUNCTUATION), class_body(bt.WHITESPACE)
-            self._split = re.compile(f"[{punctuation}]|[^{punctuation}{space}]+")
-            # Characters whose normalisation keeps a mark of non-zero combining class:
-            # only around those can NFD's reordering change the result.
-            marks = "".join(chr(code) for code in bt.CCC)
-            self._reorder_marks = re.compile(f"[{re.escape(marks)}]")
             self._vocab = vocab
         return self._vocab
 
     # ------------------------------------------------------------ normalisation
 
-    def normalise(self, text: str) -> str:
-        """HF BertNormalizer's output for ``text``."""
-        self.load()
-        fast = text.translate(self._table)
-        assert self._reorder_marks is not None
-        if self._reorder_marks.search(fast) is None:
-            return fast
-        return "".join(self.normalise_with_owners(text)[0])
+    def normalised_words(self, text: str) -> list[str]:
+        """The words (BertPreTokenizer) of HF BertNormalizer's output for ``text``."""
+        normalised = text.translate(self._table)
+        codes = normalised.translate(self._word_codes)
+        if "~" in codes:
+            # A kept mark of non-zero combining class: NFD's reordering may move it.
+            normalised = "".join(self.normalise_with_owners(text)[0])
+            codes = normalised.translate(self._word_codes)
+        return [normalised[a:b] for a, b in map(re.Match.span, WORD.finditer(codes))]
 
     def normalise_with_owners(self, text: str) -> tuple[list[str], list[int]]:
         """The normalised characters and, for each, the index of the source character."""
@@ -185,29 +201,28 @@ class WordPieceTokenizer(Tokenizer):
 
     def _count(self, text: str) -> int:
         self.load()
-        assert self._split is not None
         total = 0
         for start, end, special in self.segments(text):
             if special:
                 total += 1
                 continue
-            for word in self._split.findall(self.normalise(text[start:end])):
+            for word in self.normalised_words(text[start:end]):
                 ends = self._words.get(word)
                 total += len(ends if ends is not None else self.word_ends(word))
         return total
 
     def _token_ends(self, text: str) -> list[int]:
         self.load()
-        assert self._split is not None
         ends: list[int] = []
         for start, end, special in self.segments(text):
             if special:
                 ends.append(end)
                 continue
             chars, owners = self.normalise_with_owners(text[start:end])
-            for match in self._split.finditer("".join(chars)):
+            codes = "".join(chars).translate(self._word_codes)
+            for match in WORD.finditer(codes):
                 base = match.start()
-                for word_end in self.word_ends(match.group()):
+                for word_end in self.word_ends("".join(chars[match.start() : match.end()])):
                     # The token ends after the source character of its last character.
                     source_end = start + owners[base + word_end - 1] + 1
                     if not ends or source_end > ends[-1]:
