@@ -21,6 +21,7 @@ import sys
 import time
 import zlib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,13 +132,9 @@ def cold_loads(python: list[str]) -> dict[str, float]:
     code = "import sys, bench.bench_tokens as b; print(b.cold_load_ms(sys.argv[1]))"
     out = {}
     for name in NAMES:
+        command = [*python, "-c", code, name]
         runs = [
-            float(
-                subprocess.run(
-                    [*python, "-c", code, name], cwd=ROOT, capture_output=True, text=True,
-                    check=True,
-                ).stdout  # fmt: skip
-            )
+            float(subprocess.run(command, cwd=ROOT, capture_output=True, text=True).stdout)
             for _ in range(3)
         ]
         out[name] = statistics.median(runs)
@@ -164,7 +161,7 @@ def tiktoken_figures() -> dict[str, dict[str, float]]:
         out[name] = {"load (ranks already in memory)": load}
         for kind in ("english", "mixed scripts"):
             text = document(kind)
-            out[name][kind] = median_ms(lambda t=text: encoding.encode_ordinary(t), 7)
+            out[name][kind] = median_ms(partial(encoding.encode_ordinary, text), 7)
     return out
 
 
