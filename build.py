@@ -148,7 +148,7 @@ def npm_package(name: str) -> tuple[Path, str]:
 def fetch_wheel(name: str, version: str, python_version: str) -> Path:
     """A pure-Python wheel from PyPI, downloaded once into .cache/."""
     CACHE.mkdir(exist_ok=True)
-    pattern = f"{name.replace('-', '_')}-{version}-*.whl"
+    pattern = f"{name.replace('-', '_')}-{version}-py*-none-any.whl"
     found = sorted(CACHE.glob(pattern))
     if not found:
         log(f"downloading {name}=={version} into .cache/")
@@ -156,6 +156,9 @@ def fetch_wheel(name: str, version: str, python_version: str) -> Path:
             [
                 sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
                 "--python-version", python_version, "--only-binary=:all:",
+                # pure-Python wheels only: without these pip picks this machine's compiled
+                # wheel where a package ships one (e.g. wcwidth's abi3 .so)
+                "--implementation", "py", "--abi", "none", "--platform", "any",
                 "--dest", str(CACHE), f"{name}=={version}",
             ],
             check=True,
@@ -452,6 +455,41 @@ def vendor_runtime(dist: Path) -> Vendored:
 # ---------------------------------------------------------------- our own files
 
 
+def runtime_requirements() -> list[tuple[str, str]]:
+    """chunker_py's pinned runtime dependencies (``name==version`` in pyproject.toml)."""
+    pins = []
+    for requirement in project_metadata().get("dependencies", []):
+        name, sep, version = requirement.partition("==")
+        if not sep:
+            raise SystemExit(f"pyproject.toml: pin {requirement!r} with == so the page is exact")
+        pins.append((name.strip(), version.strip()))
+    return pins
+
+
+def dependency_bundle(python_version: str) -> bytes:
+    """One zip of chunker_py's pure-Python dependencies, unpacked by PyScript into the
+    interpreter's working directory (on sys.path): no micropip and no index lookup.
+    Each wheel's .dist-info (with its licence) travels with it."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for name, version in runtime_requirements():
+            with zipfile.ZipFile(fetch_wheel(name, version, python_version)) as wheel:
+                for member in sorted(wheel.namelist()):
+                    if member.endswith("/"):
+                        continue
+                    info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))
+                    info.external_attr = 0o644 << 16
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    bundle.writestr(info, wheel.read(member))
+    return buffer.getvalue()
+
+
+def pyodide_python_version() -> str:
+    source, _version = npm_package("pyodide")
+    lock = json.loads((source / "pyodide-lock.json").read_text("utf-8"))
+    return ".".join(lock["info"]["python"].split(".")[:2])
+
+
 def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, bytes]:
     """The content-addressed part of the site, keyed by path inside build-<hash>/."""
     files: dict[str, bytes] = {}
@@ -464,6 +502,8 @@ def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, by
         if path.is_file() and relative.parts[0] != "vendor" and "__pycache__" not in relative.parts:
             files[relative.as_posix()] = path.read_bytes()
     files[f"wheels/{wheel_name}"] = wheel
+    if runtime_requirements():
+        files["deps.zip"] = dependency_bundle(pyodide_python_version())
 
     config: dict[str, Any] = {
         # Relative to the page (PyScript resolves `interpreter` against location.href).
@@ -486,6 +526,8 @@ def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, by
     siblings = {
         f"./app/{path.name}": f"./{path.name}" for path in app_modules if path.name != "main.py"
     }
+    if "deps.zip" in files:
+        siblings = {"./deps.zip": "./*", **siblings}
     if siblings:
         config["files"] = siblings
     files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
@@ -506,11 +548,23 @@ def render_index(template: str, values: dict[str, str]) -> str:
         key = match.group(1).strip()
         if key.startswith("text:"):
             return html.escape((ROOT / key[5:]).read_text("utf-8"), quote=False)
+        if key.startswith("html:"):  # markup we generate ourselves (it escapes its values)
+            return values[key[5:]]
         if key not in values:
             raise SystemExit(f"index.html: unknown slot {{{{{key}}}}}")
         return html.escape(values[key], quote=False).replace('"', "&quot;")
 
     return re.sub(r"\{\{([^{}]+)\}\}", fill, template)
+
+
+def settings_form_html() -> str:
+    """The settings controls, generated from chunker_py's field definitions (app/form.py)."""
+    for folder in (ROOT, ROOT / "app"):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    from form import settings_form  # type: ignore[import-not-found]
+
+    return str(settings_form())
 
 
 @dataclass(frozen=True)
@@ -539,6 +593,7 @@ def build(dist: Path = DIST) -> Site:
         target.write_bytes(data)
 
     values = {
+        "settings_form": settings_form_html(),
         "build": build_dir,
         "csp": CSP,
         "pyodide": vendored.pyodide.rsplit("/", 1)[0],

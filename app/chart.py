@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dom import by_id, number, set_text
 from pyscript import window
 
-from chunker_py import MAX_CHUNKS, Tradeoff
+from chunker_py import MAX_CHUNKS, Row, Tradeoff
 
 _last: str | None = None
 
@@ -83,6 +83,43 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
         window.JSON.parse(json.dumps(data)),
         window.JSON.parse(json.dumps(layout)),
         window.JSON.parse(json.dumps(config)),
+    )
+
+
+def show_damage(rows: Sequence[Row]) -> None:
+    """Each size's damage (code blocks cut, % ending mid-sentence) in the bars' hover text
+    and the chart's description, once the comparison has run after the paint."""
+    notes = {}
+    for row in rows:
+        d = row.damage
+        pct = row.ends_mid_sentence_pct
+        if d is not None and pct is not None:
+            notes[row.settings.chunk_size] = (
+                f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
+            )
+    chart = by_id("tradeoff-chart")
+    if _last is None or chart.hidden or not notes:
+        return
+    sizes = json.loads(_last)[:-1]
+    hover = [notes.get(size, "") for size, _count in sizes]
+    window.Plotly.restyle(
+        chart,
+        window.JSON.parse(
+            json.dumps(
+                {
+                    "customdata": [hover],
+                    "hovertemplate": "size %{x}<br>%{y} chunks<br>%{customdata}<extra></extra>",
+                }
+            )
+        ),
+    )
+    text = by_id("tradeoff-text")
+    base = str(text.textContent).split(" Damage:")[0]
+    text.textContent = (
+        base
+        + " Damage: "
+        + "; ".join(f"size {number(size)}: {notes[size]}" for size, _c in sizes if size in notes)
+        + "."
     )
 
 

@@ -48,6 +48,18 @@ def before_next_frame(handler: Callable[[], Any]) -> None:
     window.requestAnimationFrame(create_once_callable(lambda _time: handler()))
 
 
+def after_paint(handler: Callable[[], Any], delay_ms: int = 0) -> Any:
+    """Run ``handler`` in a task after the next frame has been painted (plus ``delay_ms``);
+    returns the timer id (for clearTimeout) through a holder list."""
+    timer: list[Any] = []
+
+    def later(_time: Any) -> None:
+        timer.append(window.setTimeout(create_once_callable(handler), delay_ms))
+
+    window.requestAnimationFrame(create_once_callable(later))
+    return timer
+
+
 def number(value: int) -> str:
     return f"{value:,}"
 
@@ -66,6 +78,8 @@ class Windowed:
     def __init__(self) -> None:
         self.show_all = False
         self.analysis: Any = None
+        # "Show damaged chunks only": the indices to show, or None for every chunk
+        self.only: list[int] | None = None
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
@@ -82,6 +96,10 @@ class Windowed:
         self.analysis = analysis
         if analysis is None:
             return 0, ()
+        if self.only is not None:
+            picked = self.only if self.show_all else self.only[: self.first]
+            built = analysis.chunk_window(0, picked[-1] + 1) if picked else ()
+            return len(self.only), tuple(built[i] for i in picked)
         total = len(analysis.spans)
         return total, analysis.chunk_window(0, total if self.show_all else self.first)
 

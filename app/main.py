@@ -8,20 +8,33 @@ reads the controls when it runs, so only the latest input's result is ever shown
 from __future__ import annotations
 
 import traceback
+from collections.abc import Callable
 
 import chart
+import damage as damage_panel
 import readiness
 import settings
 import summary
-from dom import before_next_frame, by_id, on
+from dom import after_paint, before_next_frame, by_id, on
 from export import Export
 from preview import Preview
+from pyodide.ffi import create_proxy
 from pyscript import window
 from records import Records
 from source import Source
 
 import chunker_py
-from chunker_py import ChunkerError, Settings, analyse, parse_settings, settings_from_fragment
+from chunker_py import (
+    ChunkerError,
+    Settings,
+    analyse,
+    compare,
+    damage_by_size,
+    parse_settings,
+    settings_from_fragment,
+)
+
+COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
 
 
 class Page:
@@ -33,6 +46,12 @@ class Page:
         self.records = Records()
         self.pending = False
         self.link_notes: list[str] = []
+        # Every update gets a number; work scheduled after the paint runs only if no
+        # newer update has started since (stale work is dropped, never shown).
+        self.generation = 0
+        self.compare_timer: list[object] = []
+        self.apply_row = create_proxy(self._apply_row)
+        self.result: chunker_py.Analysis | None = None
 
     def start(self) -> None:
         self._read_link()
@@ -41,6 +60,7 @@ class Page:
         self.preview.wire()
         self.records.wire()
         self.export.wire()
+        on(by_id("damaged-only"), "change", lambda _event: self._filter_damaged())
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         self.update()
@@ -53,6 +73,7 @@ class Page:
             self.link_notes = [f"From the settings link: {n}" for n in notes]
         else:
             settings.sync_sliders()
+            settings.show_mode()
 
     def _link_changed(self) -> None:
         self._read_link()
@@ -68,14 +89,76 @@ class Page:
 
     def _run(self) -> None:
         self.pending = False
+        self._guarded(self.update)
+
+    def _guarded(self, work: Callable[[], None]) -> None:
         try:
-            self.update()
+            work()
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
             self._clear_after_bug()
             readiness.bug(f"{type(exc).__name__}: {exc}")
             self.root.dataset.state = "error"
             self.root.removeAttribute("aria-busy")
+
+    # -- after the paint: damage, then (after a pause in typing) the comparison
+    def _later(self, result: chunker_py.Analysis | None) -> None:
+        self.generation += 1
+        generation = self.generation
+        for timer in self.compare_timer:
+            window.clearTimeout(timer)
+        if result is None:
+            self.result = None
+            damage_panel.show_group(None)
+            damage_panel.mark(None, None)
+            damage_panel.show_comparison(None, None)
+            self._set_only(None)
+            return
+        self.result = result
+        damage_panel.pending(True)
+        after_paint(lambda: self._guarded(lambda: self._damage(generation, result)))
+        self.compare_timer = after_paint(
+            lambda: self._guarded(lambda: self._compare(generation, result)), COMPARE_DELAY_MS
+        )
+
+    def _damage(self, generation: int, result: chunker_py.Analysis) -> None:
+        if generation != self.generation:
+            return  # a newer edit is on its way
+        found = result.damage
+        damage_panel.show_group(found, len(result.spans))
+        if by_id("damaged-only").checked and found is not None:
+            self._set_only(damage_panel.damaged_indices(found))
+        damage_panel.mark(result, found)
+        damage_panel.pending(False)
+        self.root.dataset.damage = "ready"
+
+    def _compare(self, generation: int, result: chunker_py.Analysis) -> None:
+        if generation != self.generation:
+            return
+        rows = compare(result.text, result.settings, known=result)
+        damage_panel.show_comparison(rows, self.apply_row)
+        by_size = damage_by_size(result.text, result.settings, known=result)
+        chart.show_damage(by_size)
+        self.root.dataset.comparison = "ready"
+
+    def _apply_row(self, fragment: str) -> None:
+        chosen, _notes = settings_from_fragment(str(fragment))
+        settings.apply(chosen)
+        self.changed()
+
+    def _set_only(self, indices: list[int] | None) -> None:
+        self.preview.only = self.records.only = indices
+        self.preview.show(self.result)
+        self.records.show(self.result)
+        if self.result is not None and self.result.damage is not None:
+            damage_panel.mark(self.result, self.result.damage)
+
+    def _filter_damaged(self) -> None:
+        found = self.result.damage if self.result is not None else None
+        wanted = by_id("damaged-only").checked and found is not None
+        self._guarded(
+            lambda: self._set_only(damage_panel.damaged_indices(found) if wanted else None)
+        )
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
@@ -118,10 +201,15 @@ class Page:
     ) -> None:
         readiness.show(problem, warnings, notes or ())
         summary.show(result.summary if result is not None else None)
+        if by_id("damaged-only").checked:  # known once this result's damage is computed
+            self.preview.only = self.records.only = []
         self.preview.show(result)
         self.records.show(result)
         chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None)
         self.export.show(result)
+        self.root.dataset.damage = "pending"
+        self.root.dataset.comparison = "pending"
+        self._later(result)
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
 

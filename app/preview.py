@@ -24,26 +24,34 @@ class Preview(Windowed):
     def show(self, analysis: Analysis | None) -> None:
         total, shown = self.window(analysis)
         items = []
-        previous_end = 0
+        spans = analysis.spans if analysis is not None else ()
         for c in shown:
             cut = c.overlap
-            gap = c.start - previous_end if c.index else c.start
+            # span ends never decrease, so the previous chunk's end is the reach so far
+            gap = c.start - spans[c.index - 1].end if c.index else c.start
             item = {
+                "index": c.index,
                 "title": (
                     f"#{c.index} · {number(c.start)}–{number(c.end)} · "  # noqa: RUF001
                     f"{number(c.length)} code points"
                     + (f" · repeats {number(c.overlap)}" if c.overlap else "")
                     + (" · unsplittable piece, kept whole" if c.whole else "")
+                    + (f" · {c.note}" if c.note else "")
+                    + (f" · {c.heading_path}" if c.heading_path else "")
                 ),
                 "repeated": c.text[:cut],
                 "rest": c.text[cut:],
             }
+            if c.prefix:
+                item["prefix"] = c.prefix
             if gap > 0:
                 item["gap"] = f"{number(gap)} code point{'s' if gap != 1 else ''} omitted"
             items.append(item)
-            previous_end = max(previous_end, c.end)
         render().preview(by_id("preview-list"), to_json(items))
         self.offer_more(total)
+        kind = "damaged chunks" if self.only is not None else "chunks"
         by_id("preview-note").textContent = (
-            f"Showing {number(len(shown))} of {number(total)} chunks." if total else ""
+            f"Showing {number(len(shown))} of {number(total)} {kind}."
+            if total or self.only is not None
+            else ""
         )

@@ -8,15 +8,28 @@ from dom import Windowed, by_id, number, render, to_json
 
 from chunker_py import Analysis
 
+COLUMNS = ["Index", "Start", "End", "Length", "Overlap", "Text"]
+
 
 class Records(Windowed):
+    columns = COLUMNS
     first = 100
     more_id = "records-more"
     noun = "records"
 
     def show(self, analysis: Analysis | None) -> None:
         total, chunks = self.window(analysis)
-        rows = [[c.index, c.start, c.end, c.length, c.overlap, c.text] for c in chunks]
+        headings = (
+            analysis is not None and "heading_path" in analysis.settings.mode_info.record_keys
+        )
+        self._header(headings)
+        if headings:
+            rows = [
+                [c.index, c.start, c.end, c.length, c.overlap, c.heading_path, c.text]
+                for c in chunks
+            ]
+        else:
+            rows = [[c.index, c.start, c.end, c.length, c.overlap, c.text] for c in chunks]
         render().rows(by_id("records-body"), to_json(rows))
         shown = f"showing {number(len(rows))}; " if len(rows) < total else ""
         by_id("records-caption").textContent = (
@@ -25,3 +38,10 @@ class Records(Windowed):
             else "No records: see Chunk readiness."
         )
         self.offer_more(total)
+
+    def _header(self, headings: bool) -> None:
+        """Column headings: the heading path column only where the mode sets paths."""
+        columns = [*COLUMNS[:-1], "Heading path", COLUMNS[-1]] if headings else COLUMNS
+        if columns != self.columns:
+            self.columns = columns
+            render().header(by_id("records-head"), to_json(columns))

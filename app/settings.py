@@ -1,7 +1,9 @@
-"""Settings panel: mode, chunk size, overlap, edges and (Advanced) separators and source name.
+"""Settings panel: the controls that build.py generated from chunker_py's FIELDS.
 
 Controls hold raw text; ``chunker_py.parse_settings`` decides what is valid, so the page
-shows exactly the messages the CLI and share links use.
+shows exactly the messages the CLI and share links use. Which controls show follows the
+mode registry: a field used by other modes only is hidden, the overlap is disabled where
+chunks never overlap, and Separators is disabled while a language preset is chosen.
 """
 
 from __future__ import annotations
@@ -13,16 +15,10 @@ from typing import Any
 from dom import by_id, on
 from pyscript import document, window
 
-from chunker_py import DEFAULT_SEPARATORS, MAX_CHUNK_SIZE, Settings, settings_to_fragment
+from chunker_py import DEFAULT_SEPARATORS, DEPENDS, FIELDS, MODES, Settings, settings_to_fragment
+from chunker_py import Field as FieldInfo
 
-FIELD_INPUTS = {
-    "chunk_size": "chunk-size",
-    "chunk_overlap": "chunk-overlap",
-    "separators": "separators",
-    "source_name": "source-name",
-    "mode": "mode-recursive",
-    "edges": "edges-trim",
-}
+MAX_CHUNK_SIZE = FIELDS["chunk_size"].high
 
 
 def separators_text(separators: tuple[str, ...]) -> str:
@@ -34,27 +30,58 @@ def _checked(name: str) -> str:
     return str(document.querySelector(f'input[name="{name}"]:checked').value)
 
 
+def _read(field: FieldInfo) -> object:
+    if field.widget == "radio":
+        return _checked(field.element_id)
+    element = by_id(field.element_id)
+    if field.widget == "checkbox":
+        return field.text(bool(element.checked))
+    return str(element.value)
+
+
 def read_raw() -> dict[str, object]:
     """The controls' current values, unparsed."""
-    return {
-        "mode": _checked("mode"),
-        "chunk_size": by_id("chunk-size").value,
-        "chunk_overlap": by_id("chunk-overlap").value,
-        "edges": _checked("edges"),
-        "separators": by_id("separators").value,
-        "source_name": by_id("source-name").value,
-    }
+    return {key: _read(field) for key, field in FIELDS.items()}
 
 
 def apply(settings: Settings) -> None:
     """Show ``settings`` in the controls (used for share links)."""
-    by_id(f"mode-{settings.mode}").checked = True
-    by_id(f"edges-{settings.edges}").checked = True
-    by_id("chunk-size").value = str(settings.chunk_size)
-    by_id("chunk-overlap").value = str(settings.chunk_overlap)
-    by_id("separators").value = separators_text(settings.separators)
-    by_id("source-name").value = settings.source_name
+    for key, field in FIELDS.items():
+        value = settings.get(key)
+        if field.widget == "radio":
+            by_id(f"{field.element_id}-{value}").checked = True
+        elif field.widget == "checkbox":
+            by_id(field.element_id).checked = bool(value)
+        elif field.kind == "list":
+            by_id(field.element_id).value = separators_text(tuple(value)) if value else ""
+        else:
+            by_id(field.element_id).value = str(value)
     sync_sliders()
+    show_mode(settings.mode)
+
+
+def show_mode(mode: str | None = None) -> None:
+    """Show the controls the chosen mode uses (and its help); disable what it ignores."""
+    mode = mode or _checked("mode")
+    if mode not in MODES:
+        return
+    by_id("mode-help").textContent = MODES[mode].help
+    for element in document.querySelectorAll("[data-modes]"):
+        used = mode in str(element.dataset.modes).split()
+        if element.dataset.field == "chunk_overlap":
+            for control in element.querySelectorAll("input"):
+                control.disabled = not used
+        else:
+            element.hidden = not used
+    for key, (other, value) in DEPENDS.items():
+        wanted = _read(FIELDS[other]) == value
+        by_id(FIELDS[key].element_id).disabled = not wanted
+    hint = by_id("numbers-hint")
+    hint.textContent = (
+        "Code points. Overlap must be smaller than chunk size."
+        if MODES[mode].uses_overlap
+        else "Code points. This mode never overlaps chunks: Requested overlap is not used."
+    )
 
 
 def _whole(value: str) -> int | None:
@@ -81,8 +108,9 @@ def sync_sliders(source: str | None = None) -> None:
 
 def mark_invalid(field: str | None) -> None:
     """Flag the control a message concerns (aria-invalid), and only that one."""
-    for key, element_id in FIELD_INPUTS.items():
-        element = by_id(element_id)
+    for key, info in FIELDS.items():
+        element_id = f"{info.element_id}-{info.default}" if info.widget == "radio" else None
+        element = by_id(element_id or info.element_id)
         if key == field:
             element.setAttribute("aria-invalid", "true")
         else:
@@ -95,7 +123,12 @@ def show_separator_summary(settings: Settings | None) -> None:
     if settings is None:
         return
     parts = [names.get(s, json.dumps(s, ensure_ascii=False)) for s in settings.separators]
-    by_id("separators-summary").textContent = "Order: " + " → ".join(parts)
+    summary = by_id("separators-summary")
+    if settings.preset != "generic":
+        label = FIELDS["preset"].choices[settings.preset]
+        summary.textContent = f"Not used: the {label} preset chooses the separators."
+    else:
+        summary.textContent = "Order: " + " → ".join(parts)
 
 
 def update_link(settings: Settings) -> None:
@@ -107,18 +140,27 @@ def update_link(settings: Settings) -> None:
 
 def wire(changed: Callable[[], Any]) -> None:
     """Call ``changed`` after any edit of a setting."""
-    for element_id in ("chunk-size", "chunk-overlap", "separators", "source-name"):
-        on(by_id(element_id), "input", lambda _event: _edited(changed))
+    for field in FIELDS.values():
+        if field.widget == "radio":
+            for value in field.choices:
+                on(by_id(f"{field.element_id}-{value}"), "change", lambda _e: _chosen(changed))
+        elif field.widget in ("select", "checkbox"):
+            on(by_id(field.element_id), "change", lambda _e: _chosen(changed))
+        else:
+            on(by_id(field.element_id), "input", lambda _event: _edited(changed))
     for element_id in ("chunk-size-slider", "chunk-overlap-slider"):
         on(by_id(element_id), "input", lambda event: _edited(changed, str(event.target.id)))
-    for element_id in ("mode-recursive", "mode-fixed", "edges-trim", "edges-preserve"):
-        on(by_id(element_id), "change", lambda _event: changed())
 
     def reset(_event: Any) -> None:
         by_id("separators").value = separators_text(DEFAULT_SEPARATORS)
         changed()
 
     on(by_id("separators-reset"), "click", reset)
+
+
+def _chosen(changed: Callable[[], Any]) -> None:
+    show_mode()
+    changed()
 
 
 def _edited(changed: Callable[[], Any], source: str | None = None) -> None:

@@ -1,12 +1,11 @@
 """chunker_py: exact, offset-preserving text chunking for retrieval.
 
-Pure Python with no dependencies; the same code runs in CPython and, through Pyodide, in
-the Chunk Inspector page. Everything is computed from code-point spans.
+Pure Python; the same code runs in CPython and, through Pyodide, in the Chunk Inspector
+page. Everything is computed from code-point spans. Splitting modes are registered in
+``MODES``; every setting is described in ``FIELDS``.
 """
 
 from ._analysis import (
-    MAX_CHUNKS,
-    MAX_CODE_POINTS,
     Analysis,
     Chunk,
     Summary,
@@ -16,30 +15,40 @@ from ._analysis import (
     check_document,
     comparison_sizes,
     count_chunks,
+    damage_of,
+    output_budget,
     split_spans,
     summarise,
+    text_index,
     tradeoffs,
 )
-from ._document import MAX_IMPORT_BYTES, decode_document
-from ._engine import Span, window_count
+from ._compare import Row, compare, damage_by_size, row_settings
+from ._damage import ChunkDamage, Damage
+from ._document import decode_document
+from ._engine import Span, SpanMeta, window_count
 from ._errors import ChunkerError, DocumentError, ResultError, SettingError
+from ._fields import Field
+from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ._links import settings_from_fragment, settings_to_fragment
 from ._modes import MODES, Mode
+from ._presets import PRESET_LABELS, PRESETS
 from ._records import download_name, record, to_csv, to_jsonl
+from ._sentences import sentence_spans
 from ._settings import (
     DEFAULT_SEPARATORS,
+    DEPENDS,
     EDGES,
     FIELDS,
-    MAX_CHUNK_SIZE,
     Settings,
     parse_separators,
     parse_settings,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_SEPARATORS",
+    "DEPENDS",
     "EDGES",
     "FIELDS",
     "MAX_CHUNKS",
@@ -47,31 +56,45 @@ __all__ = [
     "MAX_CODE_POINTS",
     "MAX_IMPORT_BYTES",
     "MODES",
+    "PRESETS",
+    "PRESET_LABELS",
     "Analysis",
     "Chunk",
+    "ChunkDamage",
     "ChunkerError",
+    "Damage",
     "DocumentError",
+    "Field",
     "Mode",
     "ResultError",
+    "Row",
     "SettingError",
     "Settings",
     "Span",
+    "SpanMeta",
     "Summary",
     "Tradeoff",
     "analyse",
     "build_chunks",
     "check_document",
+    "compare",
     "comparison_sizes",
     "count_chunks",
+    "damage_by_size",
+    "damage_of",
     "decode_document",
     "download_name",
+    "output_budget",
     "parse_separators",
     "parse_settings",
     "record",
+    "row_settings",
+    "sentence_spans",
     "settings_from_fragment",
     "settings_to_fragment",
     "split_spans",
     "summarise",
+    "text_index",
     "to_csv",
     "to_jsonl",
     "tradeoffs",

@@ -11,17 +11,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ._engine import Sink, Span, TextIndex
+from ._damage import Damage, assess
+from ._engine import Job, Sink, Span, TextIndex
 from ._errors import DocumentError, ResultError
-from ._modes import MODES
-from ._settings import MAX_CHUNK_SIZE, Settings
-
-MAX_CHUNKS = 2_000
-MAX_CODE_POINTS = 20_000
+from ._fields import LONE_SURROGATE
+from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
+from ._settings import Settings
+from ._sizer import CODE_POINTS, Sizer
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,9 @@ class Chunk:
     end_column: int
     text: str
     whole: bool
+    heading_path: str = ""
+    prefix: str = ""
+    note: str = ""
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,14 @@ class Analysis:
         """The chunk records, built on first use."""
         return build_chunks(self.text, self.spans)
 
+    @cached_property
+    def damage(self) -> Damage | None:
+        """The damage figures (SPEC.md "Damage"), computed on first use, never by
+        ``analyse``; None when ``error`` is set."""
+        if self.error is not None or not self.spans:
+            return None
+        return damage_of(self.text, self.spans, self.settings)
+
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
 
@@ -100,6 +110,12 @@ class Analysis:
             prefix += build_chunks(self.text, self.spans, len(prefix), stop)
             self.__dict__["_prefix"] = prefix
         return prefix[first:stop]
+
+
+def damage_of(text: str, spans: Sequence[Span], settings: Settings) -> Damage:
+    """The damage of any nonempty ``spans`` (in source order) over ``text``, measured with
+    ``settings``' size, size unit and sentence abbreviations."""
+    return assess(text, spans, settings, sizer_for(settings), text_index(text))
 
 
 def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
@@ -119,13 +135,34 @@ def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) 
     file or download can hold one, so text typed or pasted with one is refused.
     """
     check_length(text, max_code_points)
-    bad = _LONE_SURROGATE.search(text)
+    bad = LONE_SURROGATE.search(text)
     if bad:
         raise DocumentError(
             f"The text contains a lone surrogate (U+{ord(bad.group()):04X}) at code point "
             f"{bad.start():,}; it cannot be saved as UTF-8. Remove or repair that character.",
             field="text",
         )
+
+
+_recent: list[TextIndex] = []
+
+
+def text_index(text: str) -> TextIndex:
+    """The facts kept about ``text`` (piece bounds, a Markdown parse, sentences), reused
+    while the same text is analysed again (a settings change on the page re-parses
+    nothing). A few texts are kept: the page's, and a comparison's."""
+    for index in _recent:
+        if index.text is text or index.text == text:
+            return index
+    index = TextIndex(text)
+    _recent.insert(0, index)
+    del _recent[3:]
+    return index
+
+
+def sizer_for(settings: Settings) -> Sizer:
+    """How the settings measure size (code points; tokenizers plug in here)."""
+    return CODE_POINTS
 
 
 def _run(
@@ -137,33 +174,34 @@ def _run(
     keep: int | None = None,
 ) -> Sink:
     sink = Sink(index, trim=settings.trim, keep=keep)
-    MODES[settings.mode].feed(
-        text,
-        size=settings.chunk_size if size is None else size,
-        overlap=settings.chunk_overlap,
-        separators=settings.separators,
+    job = Job(
+        text=text,
         index=index,
         sink=sink,
+        sizer=sizer_for(settings),
+        size=settings.chunk_size if size is None else size,
+        overlap=settings.overlap,
     )
+    settings.mode_info.feed(job, settings.options())
     return sink
 
 
 def split_spans(text: str, settings: Settings) -> list[Span]:
     """The chunk spans of ``text`` under ``settings``, in source order (no limit)."""
-    spans = _run(text, settings, TextIndex(text)).spans
+    spans = _run(text, settings, text_index(text)).spans
     assert spans is not None
     return spans
 
 
 def count_chunks(text: str, settings: Settings, *, size: int | None = None) -> int:
     """The number of chunks, without building them (exact at any count)."""
-    return _run(text, settings, TextIndex(text), size=size, keep=0).count
+    return _run(text, settings, text_index(text), size=size, keep=0).count
 
 
 def comparison_sizes(size: int, overlap: int) -> list[int]:
     """Half, the same, one and a half and twice the size, rounded down, clamped to
     ``[overlap + 1, 10 000]``, duplicates merged, ascending."""
-    raw = (size // 2, size, size * 3 // 2, size * 2)
+    raw = (size // 2, size, size * 3 // 2, size * 2)  # overlap: the one the mode uses
     return sorted({min(max(s, overlap + 1), MAX_CHUNK_SIZE) for s in raw})
 
 
@@ -176,9 +214,9 @@ def tradeoffs(
     they stay exact and cheap above the chunk limit.
     """
     if index is None:
-        index = TextIndex(text)
+        index = text_index(text)
     out = []
-    for size in comparison_sizes(settings.chunk_size, settings.chunk_overlap):
+    for size in comparison_sizes(settings.chunk_size, settings.overlap):
         if size == settings.chunk_size and known is not None:
             count = known
         else:
@@ -202,11 +240,13 @@ def analyse(
     Chunk records (with their text) are built only when ``Analysis.chunks`` is read.
     """
     check_length(text, max_code_points)
-    index = TextIndex(text)
+    index = text_index(text)
     sink = _run(text, settings, index, keep=max_chunks)
     count = sink.count
     trade = tradeoffs(text, settings, index, known=count) if with_tradeoffs else ()
     error = _result_error(text, count, max_chunks)
+    if error is None and sink.spans is not None and "prefix" in settings.mode_info.record_keys:
+        error = _budget_error(len(text), sink.spans)
     if error is not None or sink.spans is None:
         return Analysis(text, settings, count, (), None, (), trade, error)
     spans = sink.spans
@@ -236,13 +276,32 @@ def _result_error(text: str, count: int, max_chunks: int | None) -> ResultError 
     return None
 
 
+def output_budget(length: int) -> int:
+    """Most code points the chunks may hold with their prefixes (seed 000)."""
+    return max(65_536, 32 * length)
+
+
+def _budget_error(length: int, spans: Sequence[Span]) -> ResultError | None:
+    total = sum(s.end - s.start + (len(s.meta.prefix) if s.meta else 0) for s in spans)
+    budget = output_budget(length)
+    if total <= budget:
+        return None
+    return ResultError(
+        f"The chunks with their context prefixes would hold {total:,} code points, more "
+        f"than the output budget of {budget:,} (32 times the text, at least 65,536); raise "
+        "the chunk size, lower Split at heading level or turn off the heading breadcrumb.",
+        count=len(spans),
+        field="chunk_size",
+    )
+
+
 def summarise(length: int, spans: Sequence[Span]) -> Summary:
     """The summary figures of nonempty ``spans`` over a source of ``length`` code points."""
     repeated = covered = 0
     reach = 0  # end of the union of the spans seen so far; starts are nondecreasing
     prev_start = prev_end = 0
     lengths = []
-    for i, (start, end, _whole) in enumerate(spans):
+    for i, (start, end, *_rest) in enumerate(spans):
         lengths.append(end - start)
         if i:
             repeated += max(0, min(end, prev_end) - max(start, prev_start))
@@ -286,7 +345,7 @@ def build_chunks(
         return ()
     prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
     for index in range(first, stop):
-        start, end, whole = spans[index]
+        start, end, whole, meta = spans[index]
         overlap = max(0, min(end, prev_end) - max(start, prev_start)) if index else 0
         start_line, start_column = locate.line_column(start)
         end_line, end_column = locate.line_column(end - 1)
@@ -305,6 +364,9 @@ def build_chunks(
                 end_column=end_column,
                 text=text[start:end],
                 whole=whole,
+                heading_path=meta.heading_path if meta else "",
+                prefix=meta.prefix if meta else "",
+                note=meta.note if meta else "",
             )
         )
         prev_start, prev_end = start, end
@@ -313,9 +375,17 @@ def build_chunks(
 
 def _warnings(spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
     size = settings.chunk_size
-    long = [(i, end - start) for i, (start, end, _w) in enumerate(spans) if end - start > size]
+    long = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start > size]
     if not long:
         return ()
+    if settings.mode != "recursive":
+        notes = sorted({s.meta.note for s in spans if s.meta and s.meta.note})
+        shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
+        return (
+            f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (index {shown}; the "
+            f"longest has {max(n for _i, n in long):,} code points)"
+            + (": " + "; ".join(notes) + "." if notes else "."),
+        )
     shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
     return (
         f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (index {shown}; the "

@@ -9,31 +9,38 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any
 
-from ._analysis import MAX_CHUNKS, MAX_CODE_POINTS, Analysis, analyse
-from ._document import MAX_IMPORT_BYTES, decode_document
+from ._analysis import Analysis, analyse
+from ._compare import compare
+from ._document import decode_document
 from ._errors import ChunkerError
+from ._fields import Field
+from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ._links import settings_from_fragment
 from ._modes import MODES
 from ._records import json_line, to_csv, to_jsonl
-from ._settings import EDGES, MAX_CHUNK_SIZE, Settings, parse_separators, parse_whole
+from ._settings import FIELDS, Settings, parse_settings
 
 
 def _parser() -> argparse.ArgumentParser:
+    modes = "; ".join(f"{name}: {mode.help}" for name, mode in MODES.items())
     p = argparse.ArgumentParser(
         prog="python -m chunker_py",
         description="Split UTF-8 text into retrieval chunks with exact source offsets.",
+        epilog=f"Modes — {modes}",
     )
     p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - or none: stdin")
-    p.add_argument("--mode", choices=list(MODES), help="recursive (default) or fixed")
-    p.add_argument("--size", help="chunk size in code points (1-10000, default 300)")
-    p.add_argument("--overlap", help="requested overlap in code points (default 50)")
-    p.add_argument("--edges", choices=list(EDGES), help="trim (default) or preserve")
-    p.add_argument("--separators", metavar="JSON_LIST", help='e.g. ["\\n\\n", "\\n", " ", ""]')
-    p.add_argument("--source-name", metavar="NAME", help="labels the records (default: none)")
-    p.add_argument("--format", choices=("jsonl", "csv", "summary"), default="jsonl")
+    for field in FIELDS.values():
+        _add_flag(p, field)
+    p.add_argument(
+        "--format",
+        choices=("jsonl", "csv", "summary", "compare"),
+        default="jsonl",
+        help="jsonl records (default), csv, a summary object, or compare: one JSON object "
+        "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
+        "Sentence, Fixed, Fixed with overlap) on the same text and size",
+    )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
         "--spreadsheet-safe", action="store_true", help="CSV: prefix ' to formula-like cells"
@@ -49,29 +56,40 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def _add_flag(p: argparse.ArgumentParser, field: Field) -> None:
+    """One option per field, named, described and bounded by its definition."""
+    used = "" if field.modes is None else f" [{', '.join(field.modes)}]"
+    help_text = (field.cli_help or field.label) + used
+    if field.kind == "flag":
+        p.add_argument(
+            field.flag,
+            dest=field.key,
+            action="store_const",
+            const=field.text(not field.default),
+            help=help_text,
+        )
+    elif field.kind == "choice":
+        p.add_argument(field.flag, dest=field.key, choices=list(field.choices), help=help_text)
+    else:
+        metavar = {"list": "JSON_LIST", "whole": "N", "text": "TEXT"}.get(field.kind)
+        p.add_argument(field.flag, dest=field.key, metavar=metavar, help=help_text)
+
+
 def _settings(args: argparse.Namespace) -> Settings:
     base = Settings()
     if args.link is not None:
         base, notes = settings_from_fragment(args.link)
         if notes:
             raise ChunkerError(" ".join(notes), field="link")
-    size = base.chunk_size
-    if args.size is not None:
-        size = parse_whole(args.size, "chunk_size", 1, MAX_CHUNK_SIZE)
-    overlap = base.chunk_overlap if args.overlap is None else args.overlap
-    changes: dict[str, Any] = {
-        "chunk_size": size,
-        "chunk_overlap": parse_whole(overlap, "chunk_overlap", 0, size - 1),
-    }
-    if args.mode is not None:
-        changes["mode"] = args.mode
-    if args.edges is not None:
-        changes["edges"] = args.edges
-    if args.separators is not None:
-        changes["separators"] = parse_separators(args.separators)
-    if args.source_name is not None:
-        changes["source_name"] = args.source_name
-    return replace(base, **changes)
+    raw: dict[str, Any] = dict(base.items())
+    for key, field in FIELDS.items():
+        given = getattr(args, key)
+        if given is None:
+            continue
+        if key != "chunk_overlap":
+            field.read(given)  # an explicit flag is checked even where the mode ignores it
+        raw[key] = given
+    return parse_settings(raw)
 
 
 def _summary(analysis: Analysis) -> dict[str, Any]:
@@ -88,8 +106,17 @@ def _summary(analysis: Analysis) -> dict[str, Any]:
         "largest": s.largest,
         "warnings": list(analysis.warnings),
         "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
+        "damage": analysis.damage.figures() if analysis.damage else None,
         "settings": analysis.settings.record_settings(),
     }
+
+
+def _compare_lines(text: str, settings: Settings, lifted: bool) -> str:
+    """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
+    retained) are reported in the row, not raised."""
+    rows = compare(text, settings, max_chunks=None if lifted else MAX_CHUNKS)
+    source = settings.source_name or None
+    return "".join(json_line({"source": source, **row.as_json()}) + "\n" for row in rows)
 
 
 def run(argv: Sequence[str] | None = None) -> str:
@@ -110,7 +137,10 @@ def run(argv: Sequence[str] | None = None) -> str:
         )
         per_file = settings
         if len(files) > 1 and not settings.source_name:
-            per_file = replace(settings, source_name=path)  # keeps record ids unique
+            per_file = settings.replace(source_name=path)  # keeps record ids unique
+        if args.format == "compare":
+            outputs.append(_compare_lines(text, per_file, lifted))
+            continue
         analysis = analyse(
             text,
             per_file,

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from ._analysis import MAX_CODE_POINTS, check_document
+from ._analysis import check_document
 from ._errors import DocumentError
-
-MAX_IMPORT_BYTES = 100_000
+from ._limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES
 
 
 def decode_document(

@@ -11,9 +11,25 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ._sizer import Sizer
 
 _WHITESPACE_RUN = re.compile(r"\s+")  # same set as str.isspace(); a test checks every code point
+
+
+class SpanMeta(NamedTuple):
+    """What a mode knows about a chunk beyond its range.
+
+    ``prefix`` is context the mode would prepend when embedding (a heading breadcrumb, a
+    repeated table header); it is never part of the chunk's text. ``note`` says why a
+    chunk breaks the mode's usual rule (e.g. a sentence too long for the size).
+    """
+
+    heading_path: str = ""
+    prefix: str = ""
+    note: str = ""
 
 
 class Span(NamedTuple):
@@ -26,6 +42,7 @@ class Span(NamedTuple):
     start: int
     end: int
     whole: bool = False
+    meta: SpanMeta | None = None
 
 
 Emit = Callable[[int, int], None]
@@ -48,7 +65,7 @@ class TextIndex:
     edge sits in a long run, so long runs are never rescanned chunk after chunk.
     """
 
-    __slots__ = ("_ends", "_starts", "pieces", "text")
+    __slots__ = ("_ends", "_starts", "memo", "pieces", "text")
 
     _SHORT = 32  # longest run handled by direct scanning
 
@@ -57,7 +74,9 @@ class TextIndex:
         self._starts: list[int] | None = None
         self._ends: list[int] = []
         # (start, end, separator) -> piece bounds; shared by the trade-off sizes
-        self.pieces: dict[tuple[int, int, str], list[int]] = {}
+        self.pieces: dict[tuple[int, int, str, bool], list[int]] = {}
+        # anything else that depends only on the text (a Markdown parse, sentence bounds)
+        self.memo: dict[object, Any] = {}
 
     def _runs(self) -> tuple[list[int], list[int]]:
         if self._starts is None:
@@ -94,6 +113,20 @@ class TextIndex:
                     end = max(starts[run], start)
         return start, end
 
+    def skip_space(self, position: int) -> int:
+        """The first position at or after ``position`` that is not whitespace (or the end)."""
+        if position < len(self.text) and self.text[position].isspace():
+            starts, ends = self._runs()
+            return ends[bisect_right(starts, position) - 1]
+        return position
+
+    def skip_space_back(self, position: int) -> int:
+        """The smallest ``q <= position`` with only whitespace in ``[q, position)``."""
+        if position > 0 and self.text[position - 1].isspace():
+            starts, _ends = self._runs()
+            return starts[bisect_right(starts, position - 1) - 1]
+        return position
+
     def blank_windows(self, start: int, end: int, size: int, overlap: int) -> int:
         """How many of the windows over ``[start, end)`` hold only whitespace."""
         total = window_count(end - start, size, overlap)
@@ -119,7 +152,7 @@ class Sink:
     """Receives chunks as the modes find them; keeps spans until ``keep`` is exceeded and
     then only counts, so counts stay exact and cheap above any limit."""
 
-    __slots__ = ("_index", "_keep", "_text", "count", "spans", "trim")
+    __slots__ = ("_index", "_keep", "_text", "context", "count", "spans", "trim")
 
     def __init__(self, index: TextIndex, *, trim: bool, keep: int | None = None) -> None:
         self._index = index
@@ -128,6 +161,12 @@ class Sink:
         self.count = 0
         self.spans: list[Span] | None = [] if keep is None or keep > 0 else None
         self._keep = keep
+        # metadata for spans added without their own (e.g. a section's heading path)
+        self.context: SpanMeta | None = None
+
+    def finished(self, start: int, end: int, meta: SpanMeta | None = None) -> None:
+        """A chunk a mode has already shaped (its edges are final): kept as it is."""
+        self._add(Span(start, end, False, meta))
 
     def merged(self, start: int, end: int) -> None:
         """A merged chunk: trimmed when trimming, dropped when nothing remains."""
@@ -149,39 +188,121 @@ class Sink:
     def _add(self, span: Span) -> None:
         self.count += 1
         if self.spans is not None:
+            if span.meta is None and self.context is not None:
+                span = span._replace(meta=self.context)
             if self._keep is not None and self.count > self._keep:
                 self.spans = None
             else:
                 self.spans.append(span)
 
-    def windows(self, start: int, end: int, size: int, overlap: int) -> None:
+    def windows(
+        self, start: int, end: int, size: int, overlap: int, meta: SpanMeta | None = None
+    ) -> None:
         """Fixed windows over ``[start, end)``: merged chunks of one-code-point pieces."""
         total = window_count(end - start, size, overlap)
-        if self.spans is None or (self._keep is not None and self.count + total > self._keep):
-            self.spans = None
+        blank: int | None = None
+        if self.spans is not None and self._keep is not None and self.count + total > self._keep:
+            # windows that trim to nothing are dropped: only the others count toward ``keep``
             blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
+            if self.count + total - blank > self._keep:
+                self.spans = None
+        if self.spans is None:
+            if blank is None:
+                blank = self._index.blank_windows(start, end, size, overlap) if self.trim else 0
             self.count += total - blank
             return
         advance = size - overlap
         for a in range(start, start + total * advance, advance):
-            self.merged(a, min(a + size, end))
+            if meta is None:
+                self.merged(a, min(a + size, end))
+            else:
+                b = min(a + size, end)
+                if self.trim:
+                    a, b = self._index.trim(a, b)
+                if a < b:
+                    self._add(Span(a, b, False, meta))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One split of one text: what every mode's ``feed`` receives besides its options."""
+
+    text: str
+    index: TextIndex
+    sink: Sink
+    sizer: Sizer
+    size: int
+    overlap: int
 
 
 def merge_pieces(
-    bounds: Sequence[int], lo: int, hi: int, size: int, overlap: int, emit: Emit
+    bounds: Sequence[int],
+    lo: int,
+    hi: int,
+    size: int,
+    overlap: int,
+    emit: Emit,
+    cum: Sequence[int] | None = None,
 ) -> None:
     """Merge the pieces ``bounds[i]..bounds[i+1]`` for ``lo <= i < hi`` like LangChain does.
 
     Pieces are added while the next one fits; when it does not, the current chunk is emitted
-    and whole pieces are dropped from its front until the retained length is at most
-    ``overlap`` and the next piece fits. Every piece is shorter than ``size``. Both steps are
-    binary searches over the boundaries, so the cost is O(chunks · log pieces).
+    and whole pieces are dropped from its front until the retained size is at most
+    ``overlap`` and the next piece fits. Every piece is at most ``size``. ``cum[i]`` is the
+    summed size of the pieces before boundary ``i`` (LangChain adds piece lengths); for
+    code points it is ``bounds`` itself. Both steps are binary searches over ``cum``, so the
+    cost is O(chunks · log pieces).
     """
+    if cum is None:
+        cum = bounds
     first = lo
     while True:
-        last = bisect_right(bounds, bounds[first] + size, first, hi + 1) - 1
+        last = bisect_right(cum, cum[first] + size, first, hi + 1) - 1
         emit(bounds[first], bounds[last])
         if last >= hi:
             return
-        floor = max(bounds[last] - overlap, bounds[last + 1] - size)
-        first = bisect_left(bounds, floor, first, last + 1)
+        floor = max(cum[last] - overlap, cum[last + 1] - size)
+        first = bisect_left(cum, floor, first, last + 1)
+
+
+Measure = Callable[[int, int], int]
+
+
+def pack_units(
+    units: Sequence[tuple[int, int]],
+    lo: int,
+    hi: int,
+    size: int,
+    overlap: int,
+    measure: Measure,
+    emit: Emit,
+) -> None:
+    """Pack whole units (sentences, blocks) ``units[lo:hi]``, each at most ``size``, into
+    chunks ``[start of first, end of last]`` measured as one slice, the text between
+    units included. The next chunk repeats the longest run of trailing units that fits in
+    ``overlap`` and still leaves room for the next unit. Binary searches over units, so
+    the cost is O(chunks · log units) measurements.
+    """
+    first = lo
+    while first < hi:
+        start = units[first][0]
+        last = (
+            first
+            + bisect_right(range(first, hi), size, key=lambda k: measure(start, units[k][1]))
+            - 1
+        )
+        last = max(last, first)
+        emit(start, units[last][1])
+        if last + 1 >= hi:
+            return
+        end, following = units[last][1], units[last + 1][1]
+
+        def carried(j: int, end: int = end, following: int = following) -> bool:
+            a = units[j][0]
+            return measure(a, end) <= overlap and measure(a, following) <= size
+
+        first = (
+            first + 1 + bisect_left(range(first + 1, last + 1), True, key=carried)
+            if overlap > 0
+            else last + 1
+        )

@@ -6,20 +6,19 @@ splitting stops at the first window that reaches N. Each window is trimmed on it
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ._engine import Sink, TextIndex
+from ._engine import Job
+from ._fields import Field
+
+FIELDS: tuple[Field, ...] = ()
 
 
-def feed(
-    text: str,
-    *,
-    size: int,
-    overlap: int,
-    separators: Sequence[str],
-    index: TextIndex,
-    sink: Sink,
-) -> None:
-    """Send the retained windows of ``text`` to ``sink``; separators play no part."""
-    del separators
-    sink.windows(0, len(text), size, overlap)
+@dataclass(frozen=True)
+class Options:
+    """Fixed mode has no options of its own."""
+
+
+def feed(job: Job, options: Options) -> None:
+    """Send the retained windows of the text to the sink."""
+    job.sink.windows(0, len(job.text), job.size, job.overlap)

@@ -1,55 +1,37 @@
 """Share links: settings to a URL fragment and back, as pure functions.
 
-The fragment never holds document text. Reading is forgiving per value: a value that cannot
-be read is replaced by its default and named in the returned notes; reading never raises.
+The fragment never holds document text. Keys come from the field definitions
+(``Field.link_key``), so every mode's options travel without changes here. Reading is
+forgiving per value: a value that cannot be read is replaced by its default and named in
+the returned notes; reading never raises.
 """
 
 from __future__ import annotations
 
-import json
 import re
+from typing import Any
 from urllib.parse import quote, unquote_to_bytes
 
 from ._errors import SettingError
-from ._modes import MODES
-from ._settings import (
-    DEFAULT_SEPARATORS,
-    EDGES,
-    FIELDS,
-    MAX_CHUNK_SIZE,
-    Settings,
-    check_source_name,
-    parse_separators,
-    parse_whole,
-)
+from ._limits import MAX_FRAGMENT_BYTES
+from ._settings import FIELDS, Settings, read_overlap
 
-MAX_FRAGMENT_BYTES = 8 * 1024
 LINK_VERSION = "1"
 # link key -> settings field, in the order links are written
-LINK_KEYS = {
-    "mode": "mode",
-    "size": "chunk_size",
-    "overlap": "chunk_overlap",
-    "edges": "edges",
-    "sep": "separators",
-    "name": "source_name",
-}
+LINK_KEYS = {field.link_key: key for key, field in FIELDS.items()}
+# written even at their defaults, so a link always states the guide's settings
+_ALWAYS = ("mode", "chunk_size", "chunk_overlap", "edges")
 _PERCENT_OK = re.compile(r"(?:[^%]|%[0-9A-Fa-f]{2})*")
 
 
 def settings_to_fragment(settings: Settings) -> str:
-    """``#v=1&mode=…&size=…&overlap=…&edges=…[&sep=…][&name=…]``, percent-encoded UTF-8."""
-    pairs = [
-        ("v", LINK_VERSION),
-        ("mode", settings.mode),
-        ("size", str(settings.chunk_size)),
-        ("overlap", str(settings.chunk_overlap)),
-        ("edges", settings.edges),
-    ]
-    if settings.separators != DEFAULT_SEPARATORS:
-        pairs.append(("sep", json.dumps(list(settings.separators), ensure_ascii=False)))
-    if settings.source_name:
-        pairs.append(("name", settings.source_name))
+    """``#v=1&mode=…&size=…&overlap=…&edges=…`` then every other value that differs from
+    its default, percent-encoded UTF-8."""
+    pairs = [("v", LINK_VERSION)]
+    for key, field in FIELDS.items():
+        value = settings.get(key)
+        if key in _ALWAYS or value != field.default:
+            pairs.append((field.link_key, field.text(value)))
     return "#" + "&".join(f"{k}={quote(v, safe='')}" for k, v in pairs)
 
 
@@ -108,35 +90,30 @@ def _shown(key: str | None, raw: str) -> str:
 
 
 def _settings_from_values(values: dict[str, str], notes: list[str]) -> Settings:
-    chosen: dict[str, object] = {}
-
-    def take(key: str, read: object) -> None:
-        field = LINK_KEYS[key]
-        if key not in values:
-            return
+    chosen: dict[str, Any] = {}
+    for link_key, key in LINK_KEYS.items():
+        if link_key not in values:
+            continue
+        raw = values[link_key]
+        if key == "chunk_overlap":
+            continue  # read below: its bound depends on the size and the mode
         try:
-            chosen[field] = read(values[key])  # type: ignore[operator]
+            chosen[key] = FIELDS[key].read(raw)
         except SettingError as exc:
-            notes.append(f"Ignored {key} from the link: {exc.message} Using the default instead.")
-
-    def choice(options: dict[str, object], label: str):  # type: ignore[no-untyped-def]
-        def read(value: str) -> str:
-            if value not in options:
-                names = " or ".join(options)
-                raise SettingError(f"{label} must be {names} (got {value[:40]!r}).")
-            return value
-
-        return read
-
-    take("mode", choice(dict(MODES), "Mode"))
-    take("size", lambda v: parse_whole(v, "chunk_size", 1, MAX_CHUNK_SIZE))
+            notes.append(
+                f"Ignored {link_key} from the link: {exc.message} Using the default instead."
+            )
+    mode = chosen.get("mode", FIELDS["mode"].default)
     size = chosen.get("chunk_size", FIELDS["chunk_size"].default)
-    assert isinstance(size, int)
-    take("overlap", lambda v: parse_whole(v, "chunk_overlap", 0, size - 1))
+    overlap_key = FIELDS["chunk_overlap"].link_key
+    if overlap_key in values:
+        try:
+            chosen["chunk_overlap"] = read_overlap(values[overlap_key], size, mode)
+        except SettingError as exc:
+            notes.append(
+                f"Ignored {overlap_key} from the link: {exc.message} Using the default instead."
+            )
     if "chunk_overlap" not in chosen and FIELDS["chunk_overlap"].default >= size:
         chosen["chunk_overlap"] = size - 1 if size > 1 else 0
         notes.append(f"Requested overlap set to {chosen['chunk_overlap']} to fit Chunk size.")
-    take("edges", choice(dict(EDGES), "Chunk edges"))
-    take("sep", parse_separators)
-    take("name", check_source_name)
-    return Settings(**chosen)  # type: ignore[arg-type]
+    return Settings(**chosen)

@@ -1,39 +1,79 @@
-"""The registry of splitting modes: a new mode is a new module plus one entry here."""
+"""The registry of splitting modes: a new mode is a new module plus one entry here.
+
+A mode module provides ``Options`` (a small frozen dataclass of its own settings),
+``FIELDS`` (their definitions: label, bounds, default, help) and ``feed(job, options)``,
+which sends the text's chunks to ``job.sink``. Everything else — the page's controls, the
+CLI, share links, records, tests — is generated from this registry and those fields.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
-from . import _fixed, _recursive
-from ._engine import Sink, TextIndex
-
-
-class Feed(Protocol):
-    """A mode: sends the chunks of ``text`` to ``sink`` in source order."""
-
-    def __call__(
-        self,
-        text: str,
-        *,
-        size: int,
-        overlap: int,
-        separators: Sequence[str],
-        index: TextIndex,
-        sink: Sink,
-    ) -> None: ...
+from . import _fixed, _markdown, _recursive, _sentence
+from ._engine import Job
+from ._fields import Field
 
 
 @dataclass(frozen=True)
 class Mode:
     name: str
     label: str
-    feed: Feed
-    uses_separators: bool
+    help: str
+    feed: Callable[[Job, Any], None]
+    options: type[Any]
+    fields: tuple[Field, ...] = ()
+    uses_overlap: bool = True  # False: chunks never overlap; records show 0
+    uses_edges: bool = True  # False: the mode's chunks never start or end with whitespace
+    # chunk fields the mode sets, added to its records (JSONL keys, and CSV "heading_path")
+    record_keys: tuple[str, ...] = ()
+
+
+def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
+    fields = tuple(f if f.modes else replace(f, modes=(name,)) for f in module.FIELDS)
+    return Mode(name, label, help, module.feed, module.Options, fields, **flags)
 
 
 MODES: dict[str, Mode] = {
-    "recursive": Mode("recursive", "Recursive", _recursive.feed, uses_separators=True),
-    "fixed": Mode("fixed", "Fixed size", _fixed.feed, uses_separators=False),
+    m.name: m
+    for m in (
+        _mode(
+            "recursive",
+            _recursive,
+            "Recursive",
+            "Splits at the first separator found (paragraphs, then lines, then spaces, then "
+            "single code points) and merges pieces up to the chunk size, as LangChain does.",
+        ),
+        _mode(
+            "fixed",
+            _fixed,
+            "Fixed size",
+            "Windows of exactly the chunk size, each starting chunk size minus overlap after "
+            "the previous one.",
+        ),
+        _mode(
+            "markdown",
+            _markdown,
+            "Markdown structure",
+            "Sections at headings, whole blocks packed up to the chunk size: code blocks, "
+            "tables, lists and quotes stay whole while they fit; no overlap.",
+            uses_overlap=False,
+            uses_edges=False,
+            record_keys=("heading_path", "prefix"),
+        ),
+        _mode(
+            "sentence",
+            _sentence,
+            "Sentence",
+            "Whole sentences packed up to the chunk size; overlap repeats whole sentences.",
+            uses_edges=False,
+        ),
+    )
 }
+
+
+def option_fields() -> tuple[Field, ...]:
+    """Every mode's own fields, in registry order."""
+    return tuple(f for mode in MODES.values() for f in mode.fields)

@@ -23,9 +23,10 @@ def record_id(source_name: str, index: int) -> str:
 
 
 def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
-    """One JSONL record, keys in SPEC.md order."""
+    """One JSONL record, keys in SPEC.md order; then the keys the mode sets, then
+    ``damage``; ``source`` and ``settings`` stay last."""
     settings = analysis.settings
-    return {
+    out: dict[str, Any] = {
         "id": record_id(settings.source_name, chunk.index),
         "index": chunk.index,
         "text": chunk.text,
@@ -35,9 +36,19 @@ def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
         "end_utf16": chunk.end_utf16,
         "length": chunk.length,
         "overlap": chunk.overlap,
-        "source": settings.source_name or None,
-        "settings": settings.record_settings(),
+        "start_line": chunk.start_line,
+        "start_column": chunk.start_column,
+        "end_line": chunk.end_line,
+        "end_column": chunk.end_column,
     }
+    for key in settings.mode_info.record_keys:
+        out[key] = getattr(chunk, key)
+    damage = analysis.damage
+    if damage is not None:
+        out["damage"] = damage.chunks[chunk.index].record()
+    out["source"] = settings.source_name or None
+    out["settings"] = settings.record_settings()
+    return out
 
 
 def json_line(value: Any) -> str:
@@ -72,10 +83,12 @@ def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
     no longer equal ``source[start:end]``.
     """
     name = analysis.settings.source_name
-    header = CSV_HEADER + (("source",) if name else ())
+    headings = "heading_path" in analysis.settings.mode_info.record_keys
+    header = CSV_HEADER + (("heading_path",) if headings else ()) + (("source",) if name else ())
     rows = [_csv_row(header, safe=False)]
     for c in analysis.chunks:
         cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, c.overlap, c.text)
+        cells += (c.heading_path,) if headings else ()
         rows.append(_csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
     return "".join(rows)
 

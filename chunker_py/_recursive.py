@@ -1,76 +1,245 @@
 """Recursive mode: the guide's five-step separator recursion, as spans.
 
 Piece for piece this is LangChain's ``RecursiveCharacterTextSplitter(keep_separator="start")``
-with ``len`` as the length function: separators are matched literally, kept at the start of
-the following piece, and count toward the size.
+with the sizer as the length function: separators are kept at the start of the following
+piece and count toward the size. Typed separators are matched literally; a preset's are
+LangChain's ``from_language`` regular expressions (``_presets.py``).
 """
 
 from __future__ import annotations
 
+import json
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
 
-from ._engine import Sink, TextIndex, merge_pieces
+from ._engine import Job, TextIndex, merge_pieces
+from ._errors import SettingError
+from ._fields import LONE_SURROGATE, Field, choice_reader, json_list
+from ._limits import MAX_SEPARATOR_LENGTH, MAX_SEPARATORS
+from ._presets import GENERIC, PRESET_LABELS, PRESETS
+
+DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
 
 
-def feed(
-    text: str,
-    *,
-    size: int,
-    overlap: int,
-    separators: Sequence[str],
-    index: TextIndex,
-    sink: Sink,
-) -> None:
-    """Send the chunks of ``text`` to ``sink`` in source order."""
-    pieces = index.pieces
+@dataclass(frozen=True)
+class Options:
+    separators: tuple[str, ...] = DEFAULT_SEPARATORS
+    preset: str = GENERIC
 
-    def split(start: int, end: int, seps: Sequence[str]) -> None:
+
+def check_separators(value: object) -> tuple[str, ...]:
+    """Validate an ordered separator list and return it as a tuple."""
+    key = "separators"
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise SettingError("Separators must be a list of strings.", field=key)
+    seps = tuple(value)
+    if not seps:
+        raise SettingError(
+            'Separators must list at least one separator, e.g. ["\\n\\n", "\\n", " ", ""].',
+            field=key,
+        )
+    if len(seps) > MAX_SEPARATORS:
+        raise SettingError(
+            f"Separators can list at most {MAX_SEPARATORS} entries (got {len(seps)}).",
+            field=key,
+        )
+    seen: set[str] = set()
+    for number, sep in enumerate(seps, 1):
+        if not isinstance(sep, str):
+            raise SettingError(f"Separator {number} must be a string.", field=key)
+        if len(sep) > MAX_SEPARATOR_LENGTH:
+            raise SettingError(
+                f"Separator {number} has {len(sep)} code points; the limit is "
+                f"{MAX_SEPARATOR_LENGTH}.",
+                field=key,
+            )
+        if LONE_SURROGATE.search(sep):
+            raise SettingError(f"Separator {number} contains a lone surrogate.", field=key)
+        if sep in seen:
+            raise SettingError(
+                f"Separator {number} ({json.dumps(sep)}) is listed twice; remove the duplicate.",
+                field=key,
+            )
+        if sep == "" and number != len(seps):
+            raise SettingError(
+                'Separators: the empty separator "" (split into single code points) must be '
+                "the last entry.",
+                field=key,
+            )
+        seen.add(sep)
+    return seps
+
+
+def parse_separators(raw: object) -> tuple[str, ...]:
+    """Read separators given as a JSON list such as ``["\\n\\n", "\\n", " ", ""]``."""
+    message = 'Separators must be a JSON list of strings, e.g. ["\\n\\n", "\\n", " ", ""].'
+    if isinstance(raw, str):
+        return check_separators(json_list(raw, "separators", message))
+    return check_separators(raw)
+
+
+FIELDS = (
+    Field(
+        "preset",
+        "Separators preset",
+        "choice",
+        GENERIC,
+        choice_reader("preset", "Separators preset", PRESET_LABELS),
+        help=(
+            "Generic uses the Separators field (matched literally). A language preset uses "
+            "LangChain's from_language separators for that language, as regular expressions."
+        ),
+        cli_help="generic (the --separators list) or a LangChain Language value",
+        choices=PRESET_LABELS,
+        modes=("recursive",),
+        widget="select",
+    ),
+    Field(
+        "separators",
+        "Separators",
+        "list",
+        DEFAULT_SEPARATORS,
+        parse_separators,
+        help=(
+            'A JSON list, tried in order and matched literally (not regular expressions). "" '
+            "splits between single code points and may only come last."
+        ),
+        link="sep",
+        cli_help='JSON list, e.g. ["\\n\\n", "\\n", " ", ""]',
+        modes=("recursive",),
+        group="advanced",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class _Sep:
+    """A separator: literal text, or a preset's regular expression."""
+
+    text: str
+    regex: re.Pattern[str] | None = None
+
+
+@lru_cache(maxsize=64)
+def _separators(options: Options) -> tuple[_Sep, ...]:
+    if options.preset == GENERIC:
+        return tuple(_Sep(s) for s in options.separators)
+    return tuple(_Sep(s, re.compile(s) if s else None) for s in PRESETS[options.preset])
+
+
+def effective_separators(options: Options) -> tuple[str, ...]:
+    """The list the splitter uses: the typed one, or the preset's patterns."""
+    return options.separators if options.preset == GENERIC else PRESETS[options.preset]
+
+
+def feed(job: Job, options: Options) -> None:
+    """Send the chunks of the text to the sink in source order."""
+    if job.text:
+        split_range(job, 0, len(job.text), _separators(options))
+
+
+_WORDS = (_Sep("\n"), _Sep(" "), _Sep(""))
+
+
+def split_words(job: Job, start: int, end: int) -> None:
+    """``[start, end)`` split by the recursive rules at line breaks, spaces, code points."""
+    split_range(job, start, end, _WORDS)
+
+
+def split_range(job: Job, start: int, end: int, separators: Sequence[_Sep]) -> None:
+    """Send the chunks of ``[start, end)`` to the sink in source order."""
+    text, index, sink, sizer = job.text, job.index, job.sink, job.sizer
+    size, overlap = job.size, job.overlap
+    sized = not sizer.per_code_point
+
+    def split(start: int, end: int, seps: Sequence[_Sep]) -> None:
         separator, rest = _choose_separator(text, start, end, seps)
-        if separator == "":
+        if separator.text == "" and not sized:
             if size > 1:  # one-code-point pieces merge exactly like fixed windows
                 sink.windows(start, end, size, overlap)
             else:  # at size 1 every code point is a terminal piece, kept untrimmed
                 for i in range(start, end):
                     sink.whole(i, i + 1)
             return
-        key = (start, end, separator)
-        bounds = pieces.get(key)
-        if bounds is None:
-            bounds = pieces[key] = _passage_bounds(index, start, end, separator)
+        bounds = _bounds(index, start, end, separator)
+        cum: list[int] | None = None
+        if sized:
+            cum = index.memo.get((start, end, separator, sizer.name))
+            if cum is None:
+                cum = list(accumulate(sizer.lengths(text, bounds), initial=0))
+                index.memo[(start, end, separator, sizer.name)] = cum
         last = len(bounds) - 1
         run_start = 0
-        for i in _long_pieces(bounds, size):
+        for i in _long_pieces(cum if cum is not None else bounds, size):
             if run_start < i:
-                merge_pieces(bounds, run_start, i, size, overlap, sink.merged)
+                merge_pieces(bounds, run_start, i, size, overlap, sink.merged, cum)
             if rest:
                 split(bounds[i], bounds[i + 1], rest)
             else:
                 sink.whole(bounds[i], bounds[i + 1])
             run_start = i + 1
         if run_start < last:
-            merge_pieces(bounds, run_start, last, size, overlap, sink.merged)
+            merge_pieces(bounds, run_start, last, size, overlap, sink.merged, cum)
 
-    if text:
-        split(0, len(text), separators)
+    split(start, end, separators)
 
 
 def _choose_separator(
-    text: str, start: int, end: int, seps: Sequence[str]
-) -> tuple[str, Sequence[str]]:
+    text: str, start: int, end: int, seps: Sequence[_Sep]
+) -> tuple[_Sep, Sequence[_Sep]]:
     """The first separator occurring in ``text[start:end]`` and the separators after it.
 
     The empty separator always matches and leaves nothing after it; when no separator
-    occurs, the last one is used and nothing remains, so the passage stays whole.
+    occurs, the last one is used and nothing remains, so the passage stays whole. A
+    pattern is searched in the passage alone, as LangChain does (anchors and lookarounds
+    see only the passage).
     """
+    passage: str | None = None
     for i, sep in enumerate(seps):
-        if sep == "":
-            return "", ()
-        if text.find(sep, start, end) != -1:
-            return sep, seps[i + 1 :]
+        if sep.text == "":
+            return sep, ()
+        if sep.regex is None:
+            if text.find(sep.text, start, end) != -1:
+                return sep, seps[i + 1 :]
+        else:
+            if passage is None:
+                passage = text[start:end]
+            if sep.regex.search(passage):
+                return sep, seps[i + 1 :]
     return seps[-1], ()
+
+
+def _bounds(index: TextIndex, start: int, end: int, sep: _Sep) -> list[int]:
+    key = (start, end, sep.text, sep.regex is not None)
+    bounds = index.pieces.get(key)
+    if bounds is None:
+        if sep.regex is not None:
+            bounds = _pattern_bounds(index.text, start, end, sep.regex)
+        elif sep.text == "":
+            bounds = list(range(start, end + 1))
+        else:
+            bounds = _passage_bounds(index, start, end, sep.text)
+        index.pieces[key] = bounds
+    return bounds
+
+
+def _pattern_bounds(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[int]:
+    """Piece bounds where a pattern matches, as ``re.split`` with a kept separator gives:
+    each piece starts at a match; empty pieces (a match at the start, two zero-width
+    matches in a row) are dropped."""
+    bounds = [start]
+    for match in pattern.finditer(text[start:end]):
+        position = start + match.start()
+        if position > bounds[-1]:
+            bounds.append(position)
+    if end > bounds[-1]:
+        bounds.append(end)
+    return bounds
 
 
 def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> list[int]:
@@ -78,10 +247,11 @@ def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> l
     separator cannot overlap itself (then matching from any start finds the same ones)."""
     width = len(separator)
     if not _self_overlapping(separator):
-        occurrences = index.pieces.get((-1, -1, separator))
+        key = (-1, -1, separator, False)
+        occurrences = index.pieces.get(key)
         if occurrences is None:
             occurrences = _piece_bounds(index.text, 0, len(index.text), separator)
-            index.pieces[(-1, -1, separator)] = occurrences
+            index.pieces[key] = occurrences
         first = bisect_right(occurrences, start)
         last = bisect_left(occurrences, end - width + 1, first)
         return [start, *occurrences[first:last], end]
@@ -109,7 +279,8 @@ def _piece_bounds(text: str, start: int, end: int, separator: str) -> list[int]:
     return bounds
 
 
-def _long_pieces(bounds: list[int], size: int) -> compress[int]:
-    """Indices of the pieces at least ``size`` long (they are split again or kept whole)."""
-    lengths = map(sub, bounds[1:], bounds)
-    return compress(range(len(bounds) - 1), map(ge, lengths, repeat(size)))
+def _long_pieces(cum: list[int], size: int) -> compress[int]:
+    """Indices of the pieces at least ``size`` big (they are split again or kept whole);
+    ``cum`` holds cumulative sizes (for code points, the bounds themselves)."""
+    lengths = map(sub, cum[1:], cum)
+    return compress(range(len(cum) - 1), map(ge, lengths, repeat(size)))

@@ -1,188 +1,26 @@
 """Settings: one frozen, validated object, and the field definitions every front end uses.
 
-The page, the CLI and share links all parse raw values through ``parse_settings``, so a
-value is accepted or refused with the same message everywhere.
+The common fields live here; each mode's own fields live in its module and reach
+``FIELDS`` through the mode registry. The page, the CLI and share links all parse raw
+values through ``parse_settings``, so a value is accepted or refused with the same message
+everywhere.
 """
 
 from __future__ import annotations
 
-import json
-import re
 import unicodedata
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ._errors import SettingError
-from ._modes import MODES
-
-MAX_CHUNK_SIZE = 10_000
-MAX_SEPARATORS = 16
-MAX_SEPARATOR_LENGTH = 64
-MAX_SOURCE_NAME = 200
-DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
+from ._fields import Field, choice_reader, range_message, read_whole, whole_reader
+from ._limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME
+from ._modes import MODES, Mode, option_fields
+from ._presets import GENERIC
+from ._recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
 
 EDGES = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
-
-_WHOLE_NUMBER = re.compile(r"[0-9]+")
-_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
-
-
-@dataclass(frozen=True)
-class FieldInfo:
-    """One setting as users see it: its key, visible label and default."""
-
-    key: str
-    label: str
-    default: Any
-
-
-FIELDS: dict[str, FieldInfo] = {
-    "mode": FieldInfo("mode", "Mode", "recursive"),
-    "chunk_size": FieldInfo("chunk_size", "Chunk size", 300),
-    "chunk_overlap": FieldInfo("chunk_overlap", "Requested overlap", 50),
-    "edges": FieldInfo("edges", "Chunk edges", "trim"),
-    "separators": FieldInfo("separators", "Separators", DEFAULT_SEPARATORS),
-    "source_name": FieldInfo("source_name", "Source name", ""),
-}
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Validated splitting settings. Construction raises ``SettingError`` on a bad value."""
-
-    mode: str = FIELDS["mode"].default
-    chunk_size: int = FIELDS["chunk_size"].default
-    chunk_overlap: int = FIELDS["chunk_overlap"].default
-    edges: str = FIELDS["edges"].default
-    separators: tuple[str, ...] = field(default=FIELDS["separators"].default)
-    source_name: str = FIELDS["source_name"].default
-
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            names = " or ".join(MODES)
-            raise SettingError(f"Mode must be {names} (got {self.mode!r}).", field="mode")
-        _check_whole(self.chunk_size, "chunk_size", 1, MAX_CHUNK_SIZE)
-        _check_whole(self.chunk_overlap, "chunk_overlap", 0, self.chunk_size - 1)
-        if self.edges not in EDGES:
-            raise SettingError(
-                f"Chunk edges must be trim or preserve (got {self.edges!r}).", field="edges"
-            )
-        object.__setattr__(self, "separators", check_separators(self.separators))
-        check_source_name(self.source_name)
-
-    @property
-    def trim(self) -> bool:
-        return self.edges == "trim"
-
-    def record_settings(self) -> dict[str, Any]:
-        """The settings stored in every JSONL record."""
-        out: dict[str, Any] = {
-            "mode": self.mode,
-            "chunk_size": self.chunk_size,
-            "chunk_overlap": self.chunk_overlap,
-            "edges": self.edges,
-        }
-        if MODES[self.mode].uses_separators:
-            out["separators"] = list(self.separators)
-        return out
-
-
-def _range_message(key: str, low: int, high: int, got: object) -> str:
-    label = FIELDS[key].label
-    if key == "chunk_overlap":
-        return (
-            f"{label} must be a whole number from {low:,} to {high:,}, smaller than "
-            f"Chunk size (got {_shown(got)})."
-        )
-    return f"{label} must be a whole number from {low:,} to {high:,} (got {_shown(got)})."
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, str) and not value.strip():
-        return "an empty field"
-    text = value if isinstance(value, str) else repr(value)
-    text = text if len(text) <= 40 else text[:37] + "..."
-    return repr(text) if isinstance(value, str) else text
-
-
-def _check_whole(value: object, key: str, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise SettingError(_range_message(key, low, high, value), field=key)
-
-
-def parse_whole(raw: object, key: str, low: int, high: int) -> int:
-    """Read a whole number typed by a user: ASCII digits only, within ``[low, high]``."""
-    if isinstance(raw, int) and not isinstance(raw, bool):
-        value = raw
-    elif isinstance(raw, str) and _WHOLE_NUMBER.fullmatch(raw.strip()):
-        value = int(raw.strip())
-    else:
-        raise SettingError(_range_message(key, low, high, raw), field=key)
-    _check_whole(value, key, low, high)
-    return value
-
-
-def check_separators(value: object) -> tuple[str, ...]:
-    """Validate an ordered separator list and return it as a tuple."""
-    key = "separators"
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        raise SettingError("Separators must be a list of strings.", field=key)
-    seps = tuple(value)
-    if not seps:
-        raise SettingError(
-            'Separators must list at least one separator, e.g. ["\\n\\n", "\\n", " ", ""].',
-            field=key,
-        )
-    if len(seps) > MAX_SEPARATORS:
-        raise SettingError(
-            f"Separators can list at most {MAX_SEPARATORS} entries (got {len(seps)}).",
-            field=key,
-        )
-    seen: set[str] = set()
-    for number, sep in enumerate(seps, 1):
-        if not isinstance(sep, str):
-            raise SettingError(f"Separator {number} must be a string.", field=key)
-        if len(sep) > MAX_SEPARATOR_LENGTH:
-            raise SettingError(
-                f"Separator {number} has {len(sep)} code points; the limit is "
-                f"{MAX_SEPARATOR_LENGTH}.",
-                field=key,
-            )
-        if _LONE_SURROGATE.search(sep):
-            raise SettingError(f"Separator {number} contains a lone surrogate.", field=key)
-        if sep in seen:
-            raise SettingError(
-                f"Separator {number} ({json.dumps(sep)}) is listed twice; remove the duplicate.",
-                field=key,
-            )
-        if sep == "" and number != len(seps):
-            raise SettingError(
-                'Separators: the empty separator "" (split into single code points) must be '
-                "the last entry.",
-                field=key,
-            )
-        seen.add(sep)
-    return seps
-
-
-def parse_separators(raw: object) -> tuple[str, ...]:
-    """Read separators given as a JSON list such as ``["\\n\\n", "\\n", " ", ""]``."""
-    if isinstance(raw, str):
-        try:
-            value = json.loads(raw)
-        except ValueError:
-            raise SettingError(
-                'Separators must be a JSON list of strings, e.g. ["\\n\\n", "\\n", " ", ""].',
-                field="separators",
-            ) from None
-        if not isinstance(value, list):
-            raise SettingError(
-                'Separators must be a JSON list of strings, e.g. ["\\n\\n", "\\n", " ", ""].',
-                field="separators",
-            )
-        return check_separators(value)
-    return check_separators(raw)
+_OVERLAP_EXTRA = ", smaller than Chunk size"
 
 
 def check_source_name(value: object) -> str:
@@ -205,23 +43,263 @@ def check_source_name(value: object) -> str:
     return value
 
 
+def _modes_where(flag: str) -> tuple[str, ...]:
+    return tuple(name for name, mode in MODES.items() if getattr(mode, flag))
+
+
+_MODE_LABELS = {name: mode.label for name, mode in MODES.items()}
+
+COMMON_FIELDS = (
+    Field(
+        "mode",
+        "Mode",
+        "choice",
+        "recursive",
+        choice_reader("mode", "Mode", _MODE_LABELS),
+        choices=_MODE_LABELS,
+        widget="radio",
+        cli_help="splitting mode",
+    ),
+    Field(
+        "chunk_size",
+        "Chunk size",
+        "whole",
+        300,
+        whole_reader("chunk_size", "Chunk size", 1, MAX_CHUNK_SIZE),
+        link="size",
+        cli="--size",
+        cli_help=f"chunk size in code points (1-{MAX_CHUNK_SIZE}, default 300)",
+        low=1,
+        high=MAX_CHUNK_SIZE,
+        widget="number",
+        slider=True,
+    ),
+    Field(
+        "chunk_overlap",
+        "Requested overlap",
+        "whole",
+        50,
+        whole_reader("chunk_overlap", "Requested overlap", 0, MAX_CHUNK_SIZE - 1),
+        link="overlap",
+        cli="--overlap",
+        cli_help="requested overlap in code points, smaller than the size (default 50)",
+        low=0,
+        high=MAX_CHUNK_SIZE - 1,
+        modes=_modes_where("uses_overlap"),
+        widget="number",
+        slider=True,
+    ),
+    Field(
+        "edges",
+        "Chunk edges",
+        "choice",
+        "trim",
+        choice_reader("edges", "Chunk edges", EDGES),
+        choices=EDGES,
+        modes=_modes_where("uses_edges"),
+        widget="radio",
+        cli_help="trim (default) or preserve edge whitespace",
+    ),
+)
+SOURCE_NAME = Field(
+    "source_name",
+    "Source name",
+    "text",
+    "",
+    check_source_name,
+    help="Labels the records (ids, JSONL, CSV) without changing boundaries. It is included "
+    "in shared settings links.",
+    link="name",
+    cli_help="labels the records (default: none)",
+    group="advanced",
+)
+
+# Every setting, in the order the page shows them and links write them.
+FIELDS: dict[str, Field] = {f.key: f for f in (*COMMON_FIELDS, *option_fields(), SOURCE_NAME)}
+OPTION_KEYS = tuple(f.key for f in option_fields())
+# A field that matters only while another field has a given value.
+DEPENDS: dict[str, tuple[str, Any]] = {"separators": ("preset", GENERIC)}
+
+
+class Settings:
+    """Validated splitting settings, immutable. Construction raises ``SettingError`` on a
+    bad value. Mode options are keyword arguments and attributes too
+    (``Settings(mode="markdown", heading_level=2).heading_level``)."""
+
+    __slots__ = ("_values",)
+    _values: Mapping[str, Any]
+
+    def __init__(
+        self,
+        mode: str = "recursive",
+        chunk_size: int = 300,
+        chunk_overlap: int = 50,
+        edges: str = "trim",
+        separators: tuple[str, ...] = DEFAULT_SEPARATORS,  # positional, as before modes grew
+        source_name: str = "",
+        **options: Any,
+    ) -> None:
+        options["separators"] = separators
+        values: dict[str, Any] = {"mode": FIELDS["mode"].read(mode)}
+        _check_whole(chunk_size, "chunk_size", 1, MAX_CHUNK_SIZE)
+        values["chunk_size"] = chunk_size
+        if MODES[mode].uses_overlap:
+            _check_whole(chunk_overlap, "chunk_overlap", 0, chunk_size - 1, _OVERLAP_EXTRA)
+        else:  # kept for the modes that use it; this mode's chunks never overlap
+            _check_whole(chunk_overlap, "chunk_overlap", 0, MAX_CHUNK_SIZE - 1)
+        values["chunk_overlap"] = chunk_overlap
+        values["edges"] = FIELDS["edges"].read(edges)
+        for key in OPTION_KEYS:
+            field = FIELDS[key]
+            values[key] = field.read(options.pop(key)) if key in options else field.default
+        if options:
+            raise TypeError(f"Settings got unknown options: {', '.join(sorted(options))}")
+        values["source_name"] = check_source_name(source_name)
+        object.__setattr__(self, "_values", values)
+
+    # -- the common fields, typed
+    @property
+    def mode(self) -> str:
+        return str(self._values["mode"])
+
+    @property
+    def chunk_size(self) -> int:
+        return int(self._values["chunk_size"])
+
+    @property
+    def chunk_overlap(self) -> int:
+        return int(self._values["chunk_overlap"])
+
+    @property
+    def edges(self) -> str:
+        return str(self._values["edges"])
+
+    @property
+    def source_name(self) -> str:
+        return str(self._values["source_name"])
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Settings are immutable; use .replace(...)")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Settings) and self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values.items()))
+
+    def __repr__(self) -> str:
+        changed = (f"{k}={v!r}" for k, v in self.items() if v != FIELDS[k].default)
+        return f"Settings({', '.join(changed)})"
+
+    def items(self) -> Iterator[tuple[str, Any]]:
+        return iter(self._values.items())
+
+    def get(self, key: str) -> Any:
+        return self._values[key]
+
+    def replace(self, **changes: Any) -> Settings:
+        return Settings(**{**self._values, **changes})
+
+    # -- derived
+    @property
+    def mode_info(self) -> Mode:
+        return MODES[self.mode]
+
+    @property
+    def trim(self) -> bool:
+        """Trim chunk edges (modes without the edges choice never keep edge whitespace)."""
+        return self.edges == "trim" or not self.mode_info.uses_edges
+
+    @property
+    def overlap(self) -> int:
+        """The overlap the mode uses: the requested one, or 0 where chunks never overlap."""
+        return self.chunk_overlap if self.mode_info.uses_overlap else 0
+
+    def options(self) -> Any:
+        """The current mode's own options object."""
+        mode = self.mode_info
+        return mode.options(**{f.key: self._values[f.key] for f in mode.fields})
+
+    def relevant(self, key: str) -> bool:
+        """Whether a field takes part in the current mode's result."""
+        if not FIELDS[key].used_by(self.mode):
+            return False
+        depends = DEPENDS.get(key)
+        return depends is None or self._values[depends[0]] == depends[1]
+
+    def record_settings(self) -> dict[str, Any]:
+        """The settings stored in every JSONL record: those the mode uses."""
+        out: dict[str, Any] = {}
+        for key, field in FIELDS.items():
+            if key == "source_name" or not self.relevant(key):
+                continue
+            value = self._values[key]
+            out[key] = list(value) if field.kind == "list" else value
+        if not self.mode_info.uses_overlap:
+            out["chunk_overlap"] = 0
+        return {k: out[k] for k in ("mode", "chunk_size", "chunk_overlap", *out) if k in out}
+
+
+def _check_whole(value: object, key: str, low: int, high: int, extra: str = "") -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise SettingError(range_message(FIELDS[key].label, low, high, value, extra), field=key)
+
+
+def parse_whole(raw: object, key: str, low: int, high: int) -> int:
+    """Read a whole number typed by a user: ASCII digits only, within ``[low, high]``."""
+    extra = _OVERLAP_EXTRA if key == "chunk_overlap" else ""
+    return read_whole(raw, key, FIELDS[key].label, low, high, extra)
+
+
+def read_overlap(raw: object, size: int, mode: str) -> int:
+    if MODES[mode].uses_overlap:
+        return parse_whole(raw, "chunk_overlap", 0, size - 1)
+    return parse_whole(raw, "chunk_overlap", 0, MAX_CHUNK_SIZE - 1)
+
+
 def parse_settings(raw: Mapping[str, object]) -> Settings:
     """Build ``Settings`` from raw values (strings from a form, link or command line).
 
-    Missing keys take their defaults; the first invalid value raises ``SettingError``.
+    Missing keys take their defaults. Fields the chosen mode uses are checked and the
+    first invalid one raises ``SettingError``; a field the mode does not use keeps its
+    value when it is valid and its default otherwise, so switching modes loses nothing.
     """
 
     def given(key: str) -> object:
         return raw.get(key, FIELDS[key].default)
 
-    mode = given("mode")
-    size = parse_whole(given("chunk_size"), "chunk_size", 1, MAX_CHUNK_SIZE)
-    overlap = parse_whole(given("chunk_overlap"), "chunk_overlap", 0, size - 1)
-    edges = given("edges")
-    separators = parse_separators(given("separators"))
-    source_name = check_source_name(given("source_name"))
-    if not isinstance(mode, str):
-        raise SettingError("Mode must be recursive or fixed.", field="mode")
-    if not isinstance(edges, str):
-        raise SettingError("Chunk edges must be trim or preserve.", field="edges")
-    return Settings(mode, size, overlap, edges, separators, source_name)
+    mode = FIELDS["mode"].read(given("mode"))
+    size = FIELDS["chunk_size"].read(given("chunk_size"))
+    values: dict[str, Any] = {"mode": mode, "chunk_size": size}
+    values["chunk_overlap"] = read_overlap(given("chunk_overlap"), size, mode)
+    for key, field in FIELDS.items():
+        if key in values:
+            continue
+        depends = DEPENDS.get(key)
+        if field.used_by(mode) and (depends is None or values[depends[0]] == depends[1]):
+            values[key] = field.read(given(key))
+        else:
+            try:
+                values[key] = field.read(given(key))
+            except SettingError:
+                values[key] = field.default
+    return Settings(**values)
+
+
+__all__ = [
+    "DEFAULT_SEPARATORS",
+    "EDGES",
+    "FIELDS",
+    "Settings",
+    "check_separators",
+    "check_source_name",
+    "parse_separators",
+    "parse_settings",
+    "parse_whole",
+]

@@ -55,16 +55,61 @@ const reconcile = (parent, keys, build) => {
   });
 };
 
-// rows: [[cell, ...], ...]; a cell is a string or number. The last column is text.
+// rows: [[cell, ...], ...]; a cell is a string or number; the first is the chunk index
+// and the last text. A trailing Damage cell is left empty here and filled by `damage`
+// once the damage pass has run after the paint.
 const rows = (tbody, json) => {
   const data = JSON.parse(json);
   reconcile(tbody, data.map((row) => JSON.stringify(row)), (i) => {
     const tr = make("tr");
+    tr.dataset.index = String(data[i][0]);
     data[i].forEach((cell, j) => {
       tr.append(make("td", j === data[i].length - 1 ? "text-cell" : "num", String(cell)));
     });
+    tr.append(make("td", "damage-cell"));
     return tr;
   });
+};
+
+// damage: {"<chunk index>": "words", ...} for every chunk shown; sets the damage words of
+// preview items and table rows in place (their other content stays as it is).
+const damage = (list, tbody, json) => {
+  const words = JSON.parse(json);
+  for (const node of list.querySelectorAll(":scope > li[data-index]")) {
+    const text = words[node.dataset.index] || "";
+    const slot = node.querySelector(".chunk-damage");
+    slot.textContent = text;
+    slot.hidden = !text;
+    node.classList.toggle("damaged", Boolean(text));
+  }
+  for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
+    row.lastElementChild.textContent = words[row.dataset.index] || "";
+    row.classList.toggle("damaged", Boolean(words[row.dataset.index]));
+  }
+};
+
+// compare: [{label, current, cells: [...], settings, fragment}] -> the comparison table,
+// each row with a button that applies its settings (a share-link fragment).
+const compare = (tbody, json, apply) => {
+  const data = JSON.parse(json);
+  tbody.replaceChildren(
+    ...data.map((row) => {
+      const tr = make("tr", row.current ? "current" : "");
+      const th = make("th", "", row.label + (row.current ? " (current)" : ""));
+      th.scope = "row";
+      tr.append(th);
+      row.cells.forEach((cell) => tr.append(make("td", "num", cell)));
+      const td = make("td");
+      const button = make("button", "", row.current ? "Current" : "Use");
+      button.type = "button";
+      button.disabled = row.current;
+      button.setAttribute("aria-label", `${button.textContent} ${row.label} settings`);
+      button.addEventListener("click", () => apply(row.fragment));
+      td.append(button);
+      tr.append(td);
+      return tr;
+    }),
+  );
 };
 
 // items: [{title, repeated, rest, gap}], `repeated` is the prefix shared with the
@@ -79,9 +124,17 @@ const preview = (list, json) => {
   reconcile(list, data.map((item) => `${visible}:${JSON.stringify(item)}`), (i) => {
     const item = data[i];
     const li = make("li", "chunk");
+    li.dataset.index = String(item.index);
     if (item.gap) li.append(make("p", "gap", item.gap));
     const box = make("div", "chunk-box");
     box.append(make("p", "chunk-title", item.title));
+    if (item.prefix) {
+      // Context the mode would prepend when embedding: shown apart, never as source text.
+      const prefix = make("div", "chunk-prefix");
+      prefix.append(make("span", "prefix-label", "Context prefix (not in the source text)"));
+      prefix.append(make("pre", "prefix-text", item.prefix));
+      box.append(prefix);
+    }
     const body = make("p", "chunk-text");
     if (item.repeated) {
       const mark = make("mark", "repeated");
@@ -91,9 +144,23 @@ const preview = (list, json) => {
     }
     put(body, item.rest);
     box.append(body);
+    const hurt = make("p", "chunk-damage");
+    hurt.hidden = true;
+    box.append(hurt);
     li.append(box);
     return li;
   });
+};
+
+// header: ["Index", ...]: the records table's column headings.
+const header = (thead, json) => {
+  const tr = make("tr");
+  for (const name of JSON.parse(json)) {
+    const th = make("th", "", name);
+    th.scope = "col";
+    tr.append(th);
+  }
+  thead.replaceChildren(tr);
 };
 
 // Saves `text` as a file through a same-origin blob: URL (no request leaves the page).
@@ -108,4 +175,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, download };
+globalThis.ciRender = { rows, preview, header, damage, compare, download };

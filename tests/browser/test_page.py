@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import base64
 import csv
-import dataclasses
 import io
 import json
 import math
@@ -119,7 +118,7 @@ class App:
     def open_advanced(self) -> None:
         if not self.page.locator("details.advanced").evaluate("d => d.open"):
             self.page.get_by_text("Advanced", exact=True).click()
-        expect(self.field("Separators")).to_be_visible()
+        expect(self.field("Source name")).to_be_visible()
 
     def fill(self, label: str, value: str) -> None:
         if label in ("Separators", "Source name"):
@@ -160,11 +159,18 @@ class App:
             shown = json.loads(self.field("Separators").input_value())
         except ValueError:
             shown = None
-        if shown != wanted_seps:
+        if shown != wanted_seps and mode == "recursive":  # shown for Recursive only
             self.fill("Separators", json.dumps(wanted_seps))
         self.fill("Source name", name)
         expect(self.page.locator("#app")).to_have_attribute("data-state", "ready")
-        return Settings(mode, size, overlap, edges, tuple(separators), name)
+        return Settings(
+            mode=mode,
+            chunk_size=size,
+            chunk_overlap=overlap,
+            edges=edges,
+            separators=tuple(separators),
+            source_name=name,
+        )
 
     # -- panels
     def readiness_status(self) -> Locator:
@@ -182,7 +188,8 @@ class App:
 
     def rows(self) -> list[list[str]]:
         return self.page.locator("#records-body tr").evaluate_all(
-            "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+            "rows => rows.map(r => [...r.cells].filter(c => !c.classList.contains('damage-cell'))"
+            ".map(c => c.textContent))"
         )
 
     def status(self) -> Locator:
@@ -435,7 +442,7 @@ def test_source_name_labels_records_without_changing_boundaries(app: App) -> Non
     assert {r["source"] for r in records} == {"Team handbook"}
     assert [(r["start"], r["end"]) for r in records] == [(int(x[1]), int(x[2])) for x in rows]
     assert filename == "Team_handbook.jsonl" and name_jsonl == "chunks.jsonl"
-    named_settings = dataclasses.replace(settings, source_name="Team handbook")
+    named_settings = settings.replace(source_name="Team handbook")
     assert named.decode() == to_jsonl(analyse(SAMPLE, named_settings))
     _, csv_bytes = app.download("Download CSV")
     header = next(csv.reader(io.StringIO(csv_bytes.decode(), newline="")))
@@ -722,13 +729,14 @@ def test_share_link_holds_the_settings_and_no_text_and_restores_them(
     s = LINK_SETTINGS
     app.configure(
         f"{marker} is private text.\n\nIt must never reach a link.",
-        mode=s.mode,
+        mode="recursive",  # Separators show in Recursive mode only; they stay when it changes
         size=s.chunk_size,
         overlap=s.chunk_overlap,
         edges=s.edges,
         separators=s.separators,
         name=s.source_name,
     )
+    app.choose("Fixed size")
     url = app.page.url
     fragment = urlsplit(url).fragment
     assert marker not in url and marker not in unquote(url)

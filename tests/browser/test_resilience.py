@@ -46,7 +46,8 @@ _panel.show.__name__
 def table(w: WatchedPage) -> list[list[str]]:
     return w.page.evaluate(
         """() => [...document.querySelectorAll('#records-body tr')].map(
-            (tr) => [...tr.children].map((td) => td.textContent))"""
+            (tr) => [...tr.children].filter((td) => !td.classList.contains("damage-cell"))
+                .map((td) => td.textContent))"""
     )
 
 

@@ -66,3 +66,50 @@ def separator_lists(draw: st.DrawFn) -> tuple[str, ...]:
 def size_and_overlap(draw: st.DrawFn, max_size: int = 40) -> tuple[int, int]:
     size = draw(st.one_of(st.just(1), st.integers(1, max_size)))
     return size, draw(st.integers(0, size - 1))
+
+
+# ---------------------------------------------------------------- settings, from the registry
+# Strategies are derived from the field definitions and the mode registry, so every mode
+# and option is exercised by the property tests as soon as it is registered. A list field
+# needs a value strategy here: a new one without it fails test_every_field_has_a_strategy.
+
+
+@st.composite
+def abbreviation_lists(draw: st.DrawFn) -> tuple[str, ...]:
+    words = st.sampled_from(["Vgl.", "sog", "bspw.", "Abb.", "x.y.", "Op"])
+    return tuple(draw(st.lists(words, max_size=3, unique=True)))
+
+
+LIST_VALUES = {"separators": separator_lists(), "abbreviations": abbreviation_lists()}
+COMMON = ("mode", "chunk_size", "chunk_overlap")
+
+
+def field_values(key: str) -> st.SearchStrategy[object]:
+    from chunker_py import FIELDS
+
+    field = FIELDS[key]
+    if field.kind == "whole":
+        return st.integers(field.low, field.high)
+    if field.kind == "choice":
+        return st.sampled_from(list(field.choices))
+    if field.kind == "flag":
+        return st.booleans()
+    if field.kind == "list":
+        return LIST_VALUES[key]
+    return st.text(alphabet=st.characters(blacklist_categories=["Cc", "Cs"]), max_size=20)
+
+
+@st.composite
+def settings_strategy(
+    draw: st.DrawFn, modes: tuple[str, ...] | None = None, max_size: int = 40
+) -> object:
+    """Any valid settings of the given modes (all registered modes by default)."""
+    from chunker_py import FIELDS, MODES, Settings
+
+    mode = draw(st.sampled_from(list(modes or MODES)))
+    size, overlap = draw(size_and_overlap(max_size))
+    values: dict[str, object] = {"mode": mode, "chunk_size": size, "chunk_overlap": overlap}
+    for key in FIELDS:
+        if key not in COMMON and key != "source_name":
+            values[key] = draw(field_values(key))
+    return Settings(**values)  # type: ignore[arg-type]

@@ -17,22 +17,7 @@ from chunker_py import (
     window_count,
 )
 
-from .conftest import any_text, separator_lists, size_and_overlap, texts
-
-edges = st.sampled_from(["trim", "preserve"])
-modes = st.sampled_from(["recursive", "fixed"])
-
-
-@st.composite
-def settings_strategy(draw: st.DrawFn) -> Settings:
-    size, overlap = draw(size_and_overlap())
-    return Settings(
-        mode=draw(modes),
-        chunk_size=size,
-        chunk_overlap=overlap,
-        edges=draw(edges),
-        separators=draw(st.one_of(st.just(("\n\n", "\n", " ", "")), separator_lists())),
-    )
+from .conftest import any_text, settings_strategy, texts
 
 
 @given(text=any_text, settings=settings_strategy())
@@ -41,17 +26,17 @@ def settings_strategy(draw: st.DrawFn) -> Settings:
 @example(text="😀" * 5, settings=Settings(mode="fixed", chunk_size=2, chunk_overlap=1))
 def test_spans_are_ordered_slices_inside_the_text(text: str, settings: Settings) -> None:
     spans = split_spans(text, settings)
-    for i, (start, end, whole) in enumerate(spans):
+    for i, (start, end, whole, meta) in enumerate(spans):
         assert 0 <= start < end <= len(text)
         if i:
             assert start >= spans[i - 1].start and end >= spans[i - 1].end
-        if not whole:
+        if not whole and not (meta and meta.note):  # a note explains an oversized chunk
             assert end - start <= settings.chunk_size  # merged chunks fit the size
             if settings.trim:
                 chunk = text[start:end]
                 assert chunk == chunk.strip()  # trimmed edges, interior untouched
     result = analyse(text, settings, max_chunks=None)
-    for c, (start, end, _whole) in zip(result.chunks, spans, strict=True):
+    for c, (start, end, _whole, _meta) in zip(result.chunks, spans, strict=True):
         assert c.text == text[start:end] == text[c.start : c.end]
 
 
@@ -61,7 +46,7 @@ def test_preserved_recursive_chunks_cover_every_code_point(text: str, settings: 
         return
     spans = split_spans(text, settings)
     covered = set()
-    for start, end, _whole in spans:
+    for start, end, _whole, _meta in spans:
         covered.update(range(start, end))
     assert covered == set(range(len(text)))
 
@@ -90,13 +75,7 @@ def test_counts_without_spans_equal_span_counts(text: str, settings: Settings) -
     spans = split_spans(text, settings)
     assert count_chunks(text, settings) == len(spans)
     for t in tradeoffs(text, settings):
-        at_size = Settings(
-            mode=settings.mode,
-            chunk_size=t.size,
-            chunk_overlap=settings.chunk_overlap,
-            edges=settings.edges,
-            separators=settings.separators,
-        )
+        at_size = settings.replace(chunk_size=t.size)
         assert t.count == len(split_spans(text, at_size))
 
 

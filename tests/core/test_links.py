@@ -7,22 +7,16 @@ from hypothesis import strategies as st
 
 from chunker_py import Settings, settings_from_fragment, settings_to_fragment
 
-from .conftest import separator_lists
+from .conftest import settings_strategy
 
 
 @given(
-    mode=st.sampled_from(["recursive", "fixed"]),
-    size=st.integers(1, 10_000),
-    data=st.data(),
-    edges=st.sampled_from(["trim", "preserve"]),
-    separators=separator_lists(),
+    settings=settings_strategy(max_size=10_000),
     name=st.text(alphabet=st.characters(blacklist_categories=["Cc", "Cs"]), max_size=200),
 )
-def test_links_round_trip(
-    mode: str, size: int, data: st.DataObject, edges: str, separators: tuple[str, ...], name: str
-) -> None:
-    overlap = data.draw(st.integers(0, size - 1))
-    s = Settings(mode, size, overlap, edges, separators, name)
+def test_links_round_trip(settings: Settings, name: str) -> None:
+    """Every registered mode and option survives a link (strategies come from FIELDS)."""
+    s = settings.replace(source_name=name)
     fragment = settings_to_fragment(s)
     assert fragment.startswith("#") and fragment.isascii()
     assert settings_from_fragment(fragment) == (s, [])

@@ -33,15 +33,31 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "end_utf16",
         "length",
         "overlap",
+        "start_line",
+        "start_column",
+        "end_line",
+        "end_column",
+        "damage",
         "source",
         "settings",
     ]
     assert first["id"] == "note#0" and first["source"] == "note"
+    # two whole sentences: nothing cut
+    assert first["damage"] == {
+        "cuts_code": False,
+        "cuts_table": False,
+        "ends_mid_sentence": False,
+        "starts_mid_sentence": False,
+        "over_size": False,
+        "mid_word_edges": 0,
+        "split_grapheme_edges": 0,
+    }
     assert first["settings"] == {
         "mode": "recursive",
         "chunk_size": 18,
         "chunk_overlap": 4,
         "edges": "trim",
+        "preset": "generic",
         "separators": ["\n\n", "\n", " ", ""],
     }
     fixed = analyse("abc", Settings(mode="fixed", chunk_size=2, chunk_overlap=0))

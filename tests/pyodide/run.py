@@ -1,10 +1,11 @@
 """Run the core tests inside Pyodide (Node): ``python tests/pyodide/run.py [pytest args]``.
 
-Installs pure-Python wheels of pytest and Hypothesis for Pyodide's Python into
-``.cache/pyodide-site`` (once), then starts ``run_core_tests.mjs``. LangChain (which needs
-compiled extensions), the reference tokenizers (tiktoken, HF tokenizers) and subprocess-based
-tests are left out: they run in CPython. The tokenizers' data files are read from
-chunker_py/_data/ in the mounted repository, so build them first (``python build.py``).
+Installs pure-Python wheels of pytest, Hypothesis, the runtime dependencies and wcwidth (the
+grapheme tests' reference) for Pyodide's Python into ``.cache/pyodide-site`` (once), then
+starts ``run_core_tests.mjs``. LangChain (which needs compiled extensions), the reference
+tokenizers (tiktoken, HF tokenizers) and subprocess-based tests are left out: they run in
+CPython. The tokenizers' data files are read from chunker_py/_data/ in the mounted
+repository, so build them first (``python build.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / ".cache" / "pyodide-site"
+PACKAGES = ("pytest", "hypothesis", "markdown-it-py", "mdurl", "wcwidth")
 DEFAULT_ARGS = [
     "tests/core",
     "-p",
@@ -43,7 +45,7 @@ def pinned(*names: str) -> list[str]:
 
 def ensure_site() -> None:
     marker = SITE / ".complete"
-    wanted = " ".join(pinned("pytest", "hypothesis"))
+    wanted = " ".join(pinned(*PACKAGES))
     if marker.exists() and marker.read_text() == wanted:
         return
     subprocess.run(
@@ -51,7 +53,7 @@ def ensure_site() -> None:
             sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
             "--upgrade", "--target", str(SITE), "--python-version", pyodide_python(),
             "--only-binary=:all:", "--implementation", "py", "--abi", "none",
-            "--platform", "any", *pinned("pytest", "hypothesis"),
+            "--platform", "any", *pinned(*PACKAGES),
         ],
         check=True,
     )  # fmt: skip
