@@ -18,6 +18,7 @@ from ._fields import LONE_SURROGATE
 from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
 from ._settings import Settings
 from ._sizer import CODE_POINTS, Sizer
+from ._tokenizers import token_sizer
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -161,7 +162,10 @@ def text_index(text: str) -> TextIndex:
 
 
 def sizer_for(settings: Settings) -> Sizer:
-    """How the settings measure size (code points; tokenizers plug in here)."""
+    """How the settings measure size: code points, or tokens of the chosen tokenizer
+    (Token window cuts in tokens whatever the size unit)."""
+    if settings.size_unit == "tokens" or settings.mode_info.tokens_only:
+        return token_sizer(settings.tokenizer)
     return CODE_POINTS
 
 

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from .._errors import SettingError
 from ._base import Tokenizer
+from ._sizer import TokenSizer
 
 TOKENIZERS: dict[str, str] = {
     "cl100k_base": "cl100k_base (OpenAI text-embedding-3, GPT-4)",
@@ -51,6 +52,7 @@ _FACTORIES: dict[str, Callable[[str], Tokenizer]] = {
     "words": _words,
 }
 _CACHE: dict[str, Tokenizer] = {}
+_SIZERS: dict[str, TokenSizer] = {}
 
 
 def get_tokenizer(name: str) -> Tokenizer:
@@ -64,4 +66,12 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
-__all__ = ["TOKENIZERS", "Tokenizer", "get_tokenizer"]
+def token_sizer(name: str) -> TokenSizer:
+    """The engine's sizer for tokens of ``name`` (one per name)."""
+    sizer = _SIZERS.get(name)
+    if sizer is None:
+        sizer = _SIZERS[name] = TokenSizer(get_tokenizer(name))
+    return sizer
+
+
+__all__ = ["TOKENIZERS", "TokenSizer", "Tokenizer", "get_tokenizer", "token_sizer"]

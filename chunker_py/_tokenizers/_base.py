@@ -45,20 +45,25 @@ class Tokenizer(ABC):
             self._counts.put(text, cached)
         return cached
 
-    def token_ends(self, text: str) -> list[int]:
+    def token_ends(self, text: str, *, merged: bool = True) -> list[int]:
         """Strictly increasing code-point offsets where the tokens of ``text`` end.
 
         A token that ends inside a code point (a byte-level token holding part of its
         UTF-8 bytes, or a normalised character expanded to several) ends at the next
-        code-point boundary instead; tokens that then end at the same offset are merged.
+        code-point boundary instead; tokens that then end at the same offset are merged
+        (``merged=False``: one offset per token, nondecreasing, for counting tokens).
         """
-        return self._token_ends(text)
+        ends = self._token_ends(text)
+        if merged:
+            return [end for i, end in enumerate(ends) if i == 0 or end > ends[i - 1]]
+        return ends
 
     @abstractmethod
     def _count(self, text: str) -> int: ...
 
     @abstractmethod
-    def _token_ends(self, text: str) -> list[int]: ...
+    def _token_ends(self, text: str) -> list[int]:
+        """One end per token, nondecreasing."""
 
     def __repr__(self) -> str:
         return f"<Tokenizer {self.name}>"

@@ -234,17 +234,14 @@ class BpeTokenizer(Tokenizer):
         split = self.load()[0]
         text = same_length_text(text)
         ends: list[int] = []
-        for start, end in map(re.Match.span, split.finditer(text.translate(self._codes))):
-            piece = text[start:end]
+        for start, stop in map(re.Match.span, split.finditer(text.translate(self._codes))):
+            piece = text[start:stop]
             lengths = self.piece_lengths(piece)
             if piece.isascii():
                 ends.extend(start + end for end in accumulate(lengths))
                 continue
             char_ends = list(accumulate(utf8_length(ch) for ch in piece))
-            for byte_end in accumulate(lengths):
-                end = start + bisect_left(char_ends, byte_end) + 1
-                if not ends or end > ends[-1]:
-                    ends.append(end)
+            ends.extend(start + bisect_left(char_ends, end) + 1 for end in accumulate(lengths))
         return ends
 
 

@@ -224,7 +224,5 @@ class WordPieceTokenizer(Tokenizer):
                 base = match.start()
                 for word_end in self.word_ends("".join(chars[match.start() : match.end()])):
                     # The token ends after the source character of its last character.
-                    source_end = start + owners[base + word_end - 1] + 1
-                    if not ends or source_end > ends[-1]:
-                        ends.append(source_end)
+                    ends.append(start + owners[base + word_end - 1] + 1)
         return ends

@@ -79,6 +79,9 @@ def test_token_ends_are_increasing_offsets_and_never_outnumber_the_count(
     assert ends == sorted(set(ends))
     assert all(0 < end <= len(text) for end in ends)
     assert len(ends) <= tokenizer.count(text)
+    every = tokenizer.token_ends(text, merged=False)  # one end per token
+    assert len(every) == tokenizer.count(text)
+    assert sorted(set(every)) == ends
     if name in BPE:
         # byte-level BPE covers every byte, so the last token ends at the end
         assert ends[-1:] == ([len(text)] if text else [])

@@ -26,6 +26,7 @@ DEFAULT_ARGS = [
     "not subprocess",
     "--ignore=tests/core/test_langchain_differential.py",
     "--ignore=tests/core/test_tokenizer_references.py",
+    "--ignore=tests/core/test_tokens_langchain.py",
     "-q",
 ]
 
