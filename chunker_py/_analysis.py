@@ -164,7 +164,8 @@ def text_index(text: str) -> TextIndex:
 def sizer_for(settings: Settings) -> Sizer:
     """How the settings measure size: code points, or tokens of the chosen tokenizer
     (Token window cuts in tokens whatever the size unit)."""
-    if settings.size_unit == "tokens" or settings.mode_info.tokens_only:
+    tokens = settings.size_unit == "tokens" and settings.relevant("size_unit")
+    if tokens or settings.mode_info.tokens_only:
         return token_sizer(settings.tokenizer)
     return CODE_POINTS
 

@@ -57,6 +57,8 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "chunk_size": 18,
         "chunk_overlap": 4,
         "edges": "trim",
+        "size_unit": "code-points",
+        "tokenizer": "cl100k_base",
         "preset": "generic",
         "separators": ["\n\n", "\n", " ", ""],
     }
