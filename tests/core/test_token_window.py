@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import os
+import shutil
+import subprocess
+import sys
 from bisect import bisect_right
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -96,3 +101,20 @@ def test_sizes_in_tokens_bound_merged_chunks() -> None:
     result = analyse(text, Settings(chunk_size=20, chunk_overlap=5, size_unit="tokens"))
     counts = [get_tokenizer("cl100k_base").count(c.text) for c in result.chunks]
     assert max(counts) <= 20 and len(result.chunks) > 1
+
+
+@pytest.mark.subprocess
+def test_the_cli_says_to_run_the_build_when_token_data_is_missing(tmp_path: Path) -> None:
+    package = Path(__file__).resolve().parents[2] / "chunker_py"
+    shutil.copytree(package, tmp_path / "chunker_py", ignore=shutil.ignore_patterns("_data"))
+    done = subprocess.run(
+        [sys.executable, "-m", "chunker_py", "-", "--size-unit", "tokens"],
+        input="some text",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        check=False,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert "python build.py" in done.stderr
