@@ -69,6 +69,9 @@ class Lines:
             end -= 1
         return start, end
 
+    def blank(self, text: str, line: int) -> bool:
+        return not text[self.starts[line] : self.ends[line]].strip()
+
     def line_of(self, position: int) -> int:
         return bisect_right(self.starts, position) - 1
 
@@ -109,10 +112,15 @@ def parse_blocks(text: str, tokens: list[Any] | None = None) -> tuple[Block, ...
     if tokens is None:
         tokens = parse_tokens(text)
     lines = Lines(text)
-    blocks = []
+    blocks: list[Block] = []
+    parsed_to = 0  # lines before this one are in a token or were checked
     for i, token in enumerate(tokens):
+        if token.level != 0 or token.map is None:
+            continue
+        blocks.extend(_untokened(text, lines, parsed_to, token.map[0]))
+        parsed_to = max(parsed_to, token.map[1])
         kind = _KINDS.get(token.type)
-        if kind is None or token.level != 0 or token.map is None:
+        if kind is None:
             continue
         start, end = lines.span(text, *token.map)
         if start >= end:
@@ -126,7 +134,23 @@ def parse_blocks(text: str, tokens: list[Any] | None = None) -> tuple[Block, ...
             blocks.append(Block(kind, start, end, items=_children(text, lines, tokens, i)))
         else:
             blocks.append(Block(kind, start, end))
+    blocks.extend(_untokened(text, lines, parsed_to, len(lines.starts)))
     return tuple(blocks)
+
+
+def _untokened(text: str, lines: Lines, first: int, stop: int) -> list[Block]:
+    """Paragraph blocks for the nonblank lines ``first`` to ``stop - 1`` that no token
+    covers: markdown-it consumes link reference definitions (``[a]: /url``) without a
+    token, and their text must still be in a chunk."""
+    out = []
+    run = first
+    for line in range(first, stop + 1):
+        if line == stop or lines.blank(text, line):
+            if run < line:
+                start, end = lines.span(text, run, line)
+                out.append(Block("paragraph", start, end))
+            run = line + 1
+    return out
 
 
 def _closing(tokens: list[Any], i: int) -> int:

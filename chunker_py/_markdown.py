@@ -115,7 +115,7 @@ def feed(job: Job, options: Options) -> None:
         elif block.kind == "list" and len(block.items) > 1:
             units_then(block.items)
         else:
-            units_then(sentence_spans(text, block.start, block.end))
+            units_then(_sentences(job, block))
 
     def units_then(units: Sequence[tuple[int, int]]) -> None:
         """Pack units that fit; cut each one that does not by the recursive word rules."""
@@ -154,6 +154,15 @@ def feed(job: Job, options: Options) -> None:
             run = []
             descend(block)
         pack(run)
+
+
+def _sentences(job: Job, block: Block) -> list[tuple[int, int]]:
+    """A block's sentences, scanned once per text (they do not depend on the settings)."""
+    key = ("markdown sentences", block.start, block.end)
+    found = job.index.memo.get(key)
+    if found is None:
+        found = job.index.memo[key] = sentence_spans(job.text, block.start, block.end)
+    return found
 
 
 def _sections(blocks: Sequence[Block], level: int) -> list[list[Block]]:

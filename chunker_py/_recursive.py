@@ -147,11 +147,15 @@ _WORDS = (_Sep("\n"), _Sep(" "), _Sep(""))
 
 
 def split_words(job: Job, start: int, end: int) -> None:
-    """``[start, end)`` split by the recursive rules at line breaks, spaces, code points."""
-    split_range(job, start, end, _WORDS)
+    """``[start, end)`` split by the recursive rules at line breaks, spaces, code points,
+    for modes whose chunks never hold only whitespace (at size 1 the guide keeps blank
+    one-code-point pieces; these modes drop them)."""
+    split_range(job, start, end, _WORDS, blank_pieces=False)
 
 
-def split_range(job: Job, start: int, end: int, separators: Sequence[_Sep]) -> None:
+def split_range(
+    job: Job, start: int, end: int, separators: Sequence[_Sep], *, blank_pieces: bool = True
+) -> None:
     """Send the chunks of ``[start, end)`` to the sink in source order."""
     text, index, sink, sizer = job.text, job.index, job.sink, job.sizer
     size, overlap = job.size, job.overlap
@@ -164,7 +168,8 @@ def split_range(job: Job, start: int, end: int, separators: Sequence[_Sep]) -> N
                 sink.windows(start, end, size, overlap)
             else:  # at size 1 every code point is a terminal piece, kept untrimmed
                 for i in range(start, end):
-                    sink.whole(i, i + 1)
+                    if blank_pieces or not text[i].isspace():
+                        sink.whole(i, i + 1)
             return
         bounds = _bounds(index, start, end, separator)
         cum: list[int] | None = None

@@ -40,7 +40,9 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 _LINE_BREAK = r"(?:\r\n|\r|\n)"
 # A blank line: a line break, then any run of lines holding only whitespace.
 _PARAGRAPH_BREAK = re.compile(rf"{_LINE_BREAK}(?:[^\S\r\n]*{_LINE_BREAK})+")
-_CLOSERS = "\"'”’»)]}」』）】›"
+# Closing quotes and brackets. German closes with the English opening quotes (after the
+# low ones) or with the guillemets pointing left (after those pointing right).
+_CLOSERS = "\"'”’»“‘«)]}」』）】›‹"
 _TERMINATOR = re.compile(rf"[.!?؟۔।॥]+[{re.escape(_CLOSERS)}]*|[。！？．]+[{re.escape(_CLOSERS)}]*")
 _UNCONDITIONAL = frozenset("。！？．")
 _OPENERS = frozenset("¿¡«„\"'([“‘‚‹")

@@ -27,6 +27,7 @@ DEFAULT_ARGS = [
     "--ignore=tests/core/test_langchain_differential.py",
     "--ignore=tests/core/test_tokenizer_references.py",
     "--ignore=tests/core/test_tokens_langchain.py",
+    "--ignore=tests/core/test_presets.py",
     "-q",
 ]
 

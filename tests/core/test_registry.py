@@ -1,0 +1,227 @@
+"""Every registered mode reaches every front end generated from the registry: the CLI's
+``--help`` (mode choice and each option's flag), share links (a round trip with each
+option at a non-default value) and the property tests' ``settings_strategy()``.
+
+A new mode is one module plus one registry entry: the last test does exactly that to a
+copy of the package and checks, in a fresh interpreter, that the new mode and its option
+appear in the CLI help, travel in a link, split text from the CLI and are drawn by the
+strategies, with no other change.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, find
+from hypothesis import settings as hypothesis_settings
+
+from chunker_py import FIELDS, MODES, Settings, settings_from_fragment, settings_to_fragment
+from chunker_py._cli import main
+
+from .conftest import field_values, settings_strategy
+
+ROOT = Path(__file__).resolve().parents[2]
+FIND = hypothesis_settings(
+    max_examples=2000, database=None, suppress_health_check=list(HealthCheck)
+)
+MODE_NAMES = list(MODES)
+
+
+def non_default(key: str) -> Any:
+    """A valid value of the field other than its default (from the tests' strategies)."""
+    default = FIELDS[key].default
+    return find(field_values(key), lambda value: value != default, settings=FIND)
+
+
+def help_text(capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    return " ".join(capsys.readouterr().out.split())  # argparse wraps lines
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_every_mode_and_its_options_are_in_cli_help(
+    mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown = help_text(capsys)
+    choices = shown.split("--mode {", 1)[1].split("}", 1)[0].split(",")
+    assert mode in choices
+    assert f"{mode}: {' '.join(MODES[mode].help.split())}" in shown
+    for field in MODES[mode].fields:
+        assert field.flag in shown
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_every_mode_round_trips_through_a_share_link(mode: str) -> None:
+    fields = MODES[mode].fields
+    everything = {f.key: non_default(f.key) for f in fields}
+    cases = [{}, everything, *({f.key: everything[f.key]} for f in fields)]
+    for options in cases:
+        settings = Settings(mode=mode, chunk_size=120, chunk_overlap=7, **options)
+        fragment = settings_to_fragment(settings)
+        assert f"mode={mode}" in fragment
+        for key in options:
+            assert f"&{FIELDS[key].link_key}=" in fragment
+        back, notes = settings_from_fragment(fragment)
+        assert notes == []
+        assert back == settings
+
+
+@pytest.mark.parametrize("mode", MODE_NAMES)
+def test_every_mode_and_option_is_drawn_by_the_settings_strategy(mode: str) -> None:
+    found = find(settings_strategy(), lambda s: s.mode == mode, settings=FIND)
+    assert found.mode == mode
+    for field in MODES[mode].fields:
+        default = field.default
+        found = find(
+            settings_strategy(),
+            lambda s, key=field.key, default=default: s.mode == mode and s.get(key) != default,
+            settings=FIND,
+        )
+        assert found.get(field.key) != default
+
+
+# ------------------------------------------------------------------ a mode added as documented
+
+FAKE_MODULE = '''
+"""A test-only mode: windows of ``stride`` code points, whatever the chunk size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ._engine import Job
+from ._fields import Field, whole_reader
+
+
+@dataclass(frozen=True)
+class Options:
+    stride: int = 2
+
+
+FIELDS = (
+    Field(
+        "stride",
+        "Stride",
+        "whole",
+        2,
+        whole_reader("stride", "Stride", 1, 9),
+        help="Window length.",
+        link="stride",
+        cli_help="window length, 1-9",
+        low=1,
+        high=9,
+        widget="number",
+    ),
+)
+
+
+def feed(job: Job, options: Options) -> None:
+    job.sink.windows(0, len(job.text), options.stride, 0)
+'''
+
+FAKE_ENTRY = """
+        _mode(
+            "fake",
+            _fake,
+            "Fake stride",
+            "A test-only mode registered by tests/core/test_registry.py.",
+        ),
+"""
+
+CHECK = """
+import json
+import sys
+
+from hypothesis import HealthCheck, find, settings
+
+from chunker_py import Settings, analyse, settings_from_fragment, settings_to_fragment
+from chunker_py._cli import run
+from tests.core.conftest import settings_strategy
+
+out = {}
+try:
+    run(["--help"])
+except SystemExit:
+    pass
+link = settings_to_fragment(Settings(mode="fake", stride=5))
+back, notes = settings_from_fragment(link)
+out["link"] = link
+out["round_trip"] = back == Settings(mode="fake", stride=5) and notes == []
+out["chunks"] = [c.text for c in analyse("abcdefg", Settings(mode="fake", stride=3)).chunks]
+quick = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))
+drawn = find(settings_strategy(), lambda s: s.mode == "fake" and s.stride != 2, settings=quick)
+out["drawn"] = [drawn.mode, drawn.stride]
+print("RESULT " + json.dumps(out))
+"""
+
+
+def package_with_fake_mode(tmp_path: Path) -> Path:
+    """A copy of chunker_py with one new module and one registry entry, nothing else."""
+    package = tmp_path / "chunker_py"
+    shutil.copytree(ROOT / "chunker_py", package, ignore=shutil.ignore_patterns("__pycache__"))
+    (package / "_fake.py").write_text(FAKE_MODULE, encoding="utf-8")
+    registry = (package / "_modes.py").read_text(encoding="utf-8")
+    imports = "from . import _fixed, _markdown, _recursive, _sentence\n"
+    end_of_entries = "    )\n}\n"
+    assert registry.count(imports) == 1 and registry.count(end_of_entries) == 1
+    registry = registry.replace(imports, imports.replace("_fixed,", "_fake, _fixed,"))
+    registry = registry.replace(end_of_entries, FAKE_ENTRY.lstrip("\n") + end_of_entries)
+    (package / "_modes.py").write_text(registry, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.subprocess
+def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
+    tmp_path: Path,
+) -> None:
+    copy = package_with_fake_mode(tmp_path)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy), str(ROOT)])}
+    shown = subprocess.run(
+        [sys.executable, "-m", "chunker_py", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    shown = " ".join(shown.split())
+    assert "fake" in shown.split("--mode {", 1)[1].split("}", 1)[0].split(",")
+    assert "--stride N window length, 1-9 [fake]" in shown
+    assert "fake: A test-only mode registered" in shown
+    cli = subprocess.run(
+        [sys.executable, "-m", "chunker_py", "-", "--mode", "fake", "--stride", "4"],
+        input="abcdefghij",
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    assert [line.split('"text":"')[1].split('"')[0] for line in cli.splitlines()] == [
+        "abcd",
+        "efgh",
+        "ij",
+    ]
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(CHECK)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        cwd=tmp_path,
+    ).stdout
+    out = json.loads(result.split("RESULT ", 1)[1])
+    assert "mode=fake" in out["link"] and "stride=5" in out["link"]
+    assert out["round_trip"] is True
+    assert out["chunks"] == ["abc", "def", "g"]
+    assert out["drawn"][0] == "fake" and out["drawn"][1] != 2
