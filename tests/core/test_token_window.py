@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import shutil
 import subprocess
@@ -118,3 +119,32 @@ def test_the_cli_says_to_run_the_build_when_token_data_is_missing(tmp_path: Path
     )
     assert done.returncode == 2 and done.stdout == ""
     assert "python build.py" in done.stderr
+
+
+def test_records_and_the_cli_summary_carry_token_counts() -> None:
+    text = "Reset your password. Keep the backup codes somewhere safe. 日本語も。"
+    args = ["-", "--size", "30", "--overlap", "0", "--tokenizer", "o200k_base"]
+    summary = json.loads(_cli_run(text, [*args, "--format", "summary"]))
+    records = [json.loads(line) for line in _cli_run(text, args).splitlines()]
+    counted = [get_tokenizer("o200k_base").count(r["text"]) for r in records]
+    assert [r["tokens"] for r in records] == counted
+    assert summary["tokens"] == {
+        "smallest": min(counted),
+        "average": sum(counted) / len(counted),
+        "largest": max(counted),
+        "total": sum(counted),
+    }
+    assert records[0]["settings"]["tokenizer"] == "o200k_base"
+
+
+def _cli_run(text: str, argv: list[str]) -> str:
+    import io
+
+    from chunker_py import _cli
+
+    stdin = sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8")
+    try:
+        return _cli.run(argv)
+    finally:
+        sys.stdin = stdin
