@@ -33,7 +33,7 @@ class Tokenizer(ABC):
 
     name: str
 
-    def __init__(self, name: str, count_cache: int = 4096) -> None:
+    def __init__(self, name: str, count_cache: int = 16384) -> None:
         self.name = name
         self._counts = LruDict(count_cache)
 
