@@ -4,6 +4,8 @@
     python build.py [build]            write the complete static site to dist/
     python build.py serve [--port N]   build, then serve dist/ on 127.0.0.1
     python build.py test [ARGS...]     install test tools, build, lint, run pytest ARGS
+    python build.py mutate [NAME...]   plant each known bug in a copy of chunker_py and show
+                                       that the core tests fail (not part of `test`)
 
 Layout of dist/ (every URL below is relative to index.html):
 
@@ -34,6 +36,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
 import zipfile
 from collections.abc import Callable, Iterable
@@ -621,10 +624,12 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
     # Keep-alive, as any real static host does; every response carries a Content-Length.
     protocol_version = "HTTP/1.1"
     request_log: RequestLog | None = None
+    csp: str | None = CSP  # None only in the privacy tests that observe the page unguarded
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Content-Security-Policy", CSP)
+        if self.csp is not None:
+            self.send_header("Content-Security-Policy", self.csp)
         self.send_header("X-Content-Type-Options", "nosniff")
         super().end_headers()
 
@@ -655,12 +660,14 @@ def make_server(
     port: int = 8000,
     log: RequestLog | None = None,
     host: str = "127.0.0.1",
+    csp: str | None = CSP,
 ) -> http.server.ThreadingHTTPServer:
-    """A threaded server for `root`; port 0 picks a free one (see server.server_address)."""
+    """A threaded server for `root`; port 0 picks a free one (see server.server_address).
+    ``csp=None`` sends no policy header (index.html still carries its <meta> policy)."""
     handler = type(
         "BoundSiteHandler",
         (SiteHandler,),
-        {"request_log": staticmethod(log) if log else None},
+        {"request_log": staticmethod(log) if log else None, "csp": csp},
     )
 
     def factory(*args: Any, **kwargs: Any) -> SiteHandler:
@@ -713,11 +720,14 @@ def python_files(paths: Iterable[str]) -> list[str]:
 
 
 def lint() -> list[str]:
-    """Run ruff and mypy; return the names of those that failed (output stays visible)."""
+    """Run ruff (lint and format check) and mypy; return the names of those that failed
+    (output stays visible)."""
     failed = []
-    targets = python_files(["chunker_py", "app", "build.py", "tests"])
+    targets = python_files(["chunker_py", "app", "build.py", "tests", "bench"])
     if run([sys.executable, "-m", "ruff", "check", *targets], check=False):
         failed.append("ruff check")
+    if run([sys.executable, "-m", "ruff", "format", "--check", *targets], check=False):
+        failed.append("ruff format --check (run `python -m ruff format` to fix)")
     if python_files(["chunker_py"]):
         if run([sys.executable, "-m", "mypy"], check=False):
             failed.append("mypy")
@@ -736,6 +746,115 @@ def test(pytest_args: list[str]) -> int:
     return code or (1 if failed else 0)
 
 
+# ---------------------------------------------------------------- mutation check
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate bug: ``original`` (found exactly once in chunker_py/*.py) becomes
+    ``mutated``. Snippets are short so an unrelated edit of the module leaves them valid;
+    when one no longer matches, `mutate` stops and says which, so it gets updated."""
+
+    name: str
+    original: str
+    mutated: str
+
+
+MUTANTS = (
+    Mutant(
+        "merge off by one (a chunk may take one code point more than the size)",
+        "bisect_right(cum, cum[first] + size,",
+        "bisect_right(cum, cum[first] + size + 1,",
+    ),
+    Mutant(
+        "no trimming of merged chunks",
+        "        if self.trim:\n            text = self._text\n",
+        "        if False:\n            text = self._text\n",
+    ),
+    Mutant(
+        "overlap ignored when the merge drops pieces",
+        "floor = max(cum[last] - overlap,",
+        "floor = max(cum[last],",
+    ),
+    Mutant(
+        "overlap ignored by fixed windows",
+        "advance = size - overlap\n        for a in range(",
+        "advance = size\n        for a in range(",
+    ),
+    Mutant(
+        "prefix cache of records rebuilt from 0 (and appended)",
+        "build_chunks(self.text, self.spans, len(prefix), stop)",
+        "build_chunks(self.text, self.spans, 0, stop)",
+    ),
+    Mutant(
+        "UTF-16 offset off by one on astral characters",
+        "position + bisect_right(self._astral, position - 1)",
+        "position + bisect_right(self._astral, position)",
+    ),
+)
+
+# The core tests, without subprocesses (the CLI and the Pyodide run import the package
+# from elsewhere and take minutes); -x: one failure is enough to call a mutant killed.
+MUTATION_PYTEST = ["-m", "pytest", "tests/core", "-x", "-q", "-p", "no:cacheprovider"]
+MUTATION_PYTEST += ["-m", "not subprocess"]
+MUTATION_SKIP = (".git", "node_modules", "dist", "dist.tmp", ".cache", "vendor", "browser")
+MUTATION_SKIP += ("__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache", ".mypy_cache")
+
+
+def apply_mutant(package: Path, mutant: Mutant) -> tuple[Path, str]:
+    """Write ``mutant`` into the copy at ``package``; return the file and its original text."""
+    hits = [
+        (path, text)
+        for path in package_sources(package)
+        if (text := path.read_text("utf-8")).count(mutant.original)
+    ]
+    total = sum(text.count(mutant.original) for _path, text in hits)
+    if total != 1:
+        raise SystemExit(
+            f"mutant {mutant.name!r} no longer applies: {mutant.original!r} occurs {total} "
+            "times in chunker_py (it must occur once); update MUTANTS in build.py"
+        )
+    path, text = hits[0]
+    path.write_text(text.replace(mutant.original, mutant.mutated), "utf-8")
+    return path, text
+
+
+def core_tests_pass(copy: Path) -> bool:
+    shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
+    done = subprocess.run(
+        [sys.executable, *MUTATION_PYTEST], cwd=copy, capture_output=True, text=True
+    )
+    return done.returncode == 0
+
+
+def mutate(names: list[str]) -> int:
+    """Plant each mutant in a temporary copy; a mutant is killed when a core test fails."""
+    chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
+    with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
+        copy = Path(folder)
+        # the repository without what the core tests never read (they do read README.md,
+        # tests/data and static/sample.txt)
+        skip = shutil.ignore_patterns(*MUTATION_SKIP)
+        shutil.copytree(ROOT, copy, ignore=skip, dirs_exist_ok=True)
+        for mutant in chosen:  # every snippet is checked before anything runs
+            path, text = apply_mutant(copy / "chunker_py", mutant)
+            path.write_text(text, "utf-8")
+        log("unmutated core tests in the copy (they must pass for a kill to mean anything)")
+        if not core_tests_pass(copy):
+            raise SystemExit("the core tests fail without any mutant: fix them first")
+        killed = 0
+        for mutant in chosen:
+            path, text = apply_mutant(copy / "chunker_py", mutant)
+            try:
+                survived = core_tests_pass(copy)
+            finally:
+                path.write_text(text, "utf-8")
+            killed += not survived
+            print(f"{'SURVIVED' if survived else 'killed  '}  {mutant.name}", flush=True)
+    print(f"kill rate: {killed}/{len(chosen)} ({killed / max(len(chosen), 1):.0%})")
+    return 0 if killed == len(chosen) else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     commands = parser.add_subparsers(dest="command")
@@ -743,9 +862,13 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser = commands.add_parser("serve", help="build, then serve dist/ on 127.0.0.1")
     serve_parser.add_argument("--port", type=int, default=8000)
     commands.add_parser("test", help="install test tools, build, lint and run pytest")
+    mutate_parser = commands.add_parser("mutate", help="show that planted bugs fail the tests")
+    mutate_parser.add_argument("names", nargs="*", help="run only mutants whose name has this")
     args, rest = parser.parse_known_args(argv)
     if args.command == "test":
         return test(rest)
+    if args.command == "mutate" and not rest:
+        return mutate(args.names)
     if rest:
         parser.error("unrecognized arguments: " + " ".join(rest))
     if args.command == "serve":

@@ -34,7 +34,7 @@ def set_text(element_id: str, text: str) -> None:
 
 
 def render() -> Any:
-    """static/render.js's builders (rows, preview, download, codePoints)."""
+    """static/render.js's builders (rows, preview, download)."""
     return window.ciRender
 
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from ._sizer import Sizer
 
-_WHITESPACE_RUN = re.compile(r"\s+")  # same set as str.isspace(); a test checks every code point
+_WHITESPACE_RUN = re.compile(r"\s+")  # = str.isspace(); test_invariants checks each code point
 
 
 class SpanMeta(NamedTuple):

@@ -1,35 +1,68 @@
-"""Browser fixtures: the built site, an in-process server, headless Debian Chromium.
+"""Browser fixtures and the one page driver every browser test uses.
 
-    site      the static site, built once per session into a temporary folder
-    server    that site on 127.0.0.1 (port 0), with a thread-safe log of every request
-    browser   Playwright driving /usr/bin/chromium (never a downloaded browser)
-    page      a fresh context and page that records request URLs, console messages and
-              uncaught errors; `page.open()` then `page.wait_ready()` boots the app
+    site       the static site, built once per session into a temporary folder
+    serve_dir  serve any folder in-process (port 0), with a thread-safe request log;
+               `serve_dir(root, csp=None)` serves it without the policy header
+    server     the built site, served with its Content-Security-Policy
+    browser    Playwright driving /usr/bin/chromium (never a downloaded browser)
+    new_app    open an `App` on any server, with any context options (e.g. bypass_csp)
+    app        one booted `App` per test module, on `server`
 
-Browser tests read state from `#app[data-state]` (loading | busy | ready | error) and
-never sleep.
+`App` acts as a person does, through visible labels and roles: type into a field named by
+its label, choose a radio or an option by its label, press a button by its name, drop or
+browse a file, open a share link; and reads what a person reads: a summary figure by its
+term, the records table, the preview, the readiness panel, downloads and the clipboard.
+It also records every request, console message, uncaught error, dialog and CSP violation.
+
+Waiting: the page sets `#app[data-state]` to "busy" when an edit schedules a recompute and
+to "ready" (or "error" after a bug) when the panels show its result. An init script logs
+every value written there, so `App.settle(action)` waits for the page to go busy *after*
+the action and then settle; an action that fires nothing times out instead of passing. The
+driver knows which actions recompute: edits of controls in the "Document and settings"
+region do, when they change a value; the result panels' own options (Show whitespace,
+Spreadsheet-safe CSV) do not.
 """
 
 from __future__ import annotations
 
+import base64
+import json
 import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, ConsoleMessage, Page, Playwright, sync_playwright
+from playwright.sync_api import (
+    Browser,
+    ConsoleMessage,
+    Dialog,
+    Locator,
+    Page,
+    Playwright,
+    expect,
+    sync_playwright,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402  (build.py lives at the repository root)
+from chunker_py import DEFAULT_SEPARATORS, Settings  # noqa: E402
 
 CHROMIUM = build.CHROMIUM
 CHROMIUM_ARGS = build.CHROMIUM_ARGS
 BOOT_TIMEOUT_MS = 60_000
+SETTLE_TIMEOUT_MS = 30_000
+CLIPBOARD = ["clipboard-read", "clipboard-write"]
+SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+SETTINGS_REGION = "Document and settings"
+# The visible label of each core mode and edges value (radio buttons).
+MODE_LABELS = {"recursive": "Recursive", "fixed": "Fixed size"}
+EDGE_LABELS = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
 
 
 @dataclass(frozen=True)
@@ -66,13 +99,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> build.Site:
 
 
 @pytest.fixture(scope="session")
-def serve_dir() -> Iterator[Callable[[Path], Server]]:
+def serve_dir() -> Iterator[Callable[..., Server]]:
     """Serve any folder in-process; every server started is stopped at session end."""
     running = []
 
-    def start(root: Path) -> Server:
+    def start(root: Path, *, csp: str | None = build.CSP) -> Server:
         server = Server(url="", root=root)
-        httpd = build.make_server(root, 0, log=server.record)
+        httpd = build.make_server(root, 0, log=server.record, csp=csp)
         server.url = f"http://127.0.0.1:{httpd.server_address[1]}/"
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         running.append(httpd)
@@ -85,7 +118,7 @@ def serve_dir() -> Iterator[Callable[[Path], Server]]:
 
 
 @pytest.fixture(scope="session")
-def server(site: build.Site, serve_dir: Callable[[Path], Server]) -> Server:
+def server(site: build.Site, serve_dir: Callable[..., Server]) -> Server:
     return serve_dir(site.root)
 
 
@@ -118,19 +151,106 @@ def browser(playwright: Playwright) -> Iterator[Browser]:
     browser.close()
 
 
+# Runs before any page script (add_init_script), outside the page's CSP:
+# - every CSP violation goes to window.__cspViolations;
+# - every value written to #app[data-state] goes to window.__ciStates, in order. A
+#   MutationObserver record's oldValue is the value the previous write left, so a "busy"
+#   overwritten before the observer ran is still logged.
+WATCH_SCRIPT = """(() => {
+  window.__cspViolations = [];
+  addEventListener('securitypolicyviolation', (event) => {
+    window.__cspViolations.push({
+      directive: event.effectiveDirective,
+      blocked: event.blockedURI,
+      source: event.sourceFile,
+      sample: event.sample,
+    });
+  }, true);
+  window.__ciStates = [];
+  const watch = () => {
+    const app = document.getElementById('app');
+    if (!app) return false;
+    new MutationObserver((records) => {
+      records.forEach((record, i) => {
+        const next = records[i + 1];
+        window.__ciStates.push(next ? next.oldValue : app.dataset.state);
+      });
+    }).observe(app, { attributes: true, attributeFilter: ['data-state'],
+                      attributeOldValue: true });
+    return true;
+  };
+  if (!watch()) document.addEventListener('DOMContentLoaded', watch, { once: true });
+})();"""
+
+# True once the page went busy after the first `since` writes and its last write settled.
+SETTLED_SINCE = """(since) => {
+  const log = (window.__ciStates || []).slice(since);
+  const last = log[log.length - 1];
+  return log.includes('busy') && (last === 'ready' || last === 'error');
+}"""
+
+DROP_FILES = """async (area, files) => {
+    const transfer = new DataTransfer();
+    for (const f of files) {
+        const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
+        transfer.items.add(new File([bytes], f.name, { type: f.type }));
+    }
+    for (const type of ['dragenter', 'dragover', 'drop']) {
+        area.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true,
+                                                 cancelable: true }));
+    }
+}"""
+
+# The clipboard's text once it differs from `old` (the page writes it asynchronously).
+CLIPBOARD_CHANGED = """async (old) => {
+    for (let i = 0; i < 400; i++) {
+        const text = await navigator.clipboard.readText();
+        if (text !== old) return text;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error('the clipboard did not change within 10 s');
+}"""
+
+# A folder cannot be put in a DataTransfer from a test: the drop event is faked with an
+# item whose webkitGetAsEntry() says isDirectory, which is all the page reads.
+DROP_FOLDER = """(area) => {
+    const event = new Event('drop', { bubbles: true, cancelable: true });
+    Object.defineProperty(event, 'dataTransfer', { value: {
+        items: [{ webkitGetAsEntry: () => ({ isDirectory: true, name: 'folder' }) }],
+        files: { length: 0, item: () => null },
+    } });
+    area.dispatchEvent(event);
+}"""
+
+
 @dataclass
-class RecordedPage:
-    """A page plus everything it asked for and said. Use `.page` for Playwright calls."""
+class App:
+    """The page as a person uses it, plus everything it asked for and said."""
 
     page: Page
     base_url: str
     requests: list[str] = field(default_factory=list)
     console: list[ConsoleMessage] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
 
-    def open(self, path: str = "") -> Page:
+    def watch(self) -> App:
+        self.page.on("request", lambda request: self.requests.append(request.url))
+        self.page.on("console", lambda message: self.console.append(message))
+        self.page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        self.page.on("dialog", self._dialog)
+        return self
+
+    def _dialog(self, dialog: Dialog) -> None:
+        self.dialogs.append(f"{dialog.type}: {dialog.message}")
+        dialog.dismiss()
+
+    # ------------------------------------------------------------ loading and waiting
+
+    def open(self, path: str = "") -> App:
+        """Navigate to the site (plus `path`, e.g. a "#..." share link); does not wait."""
         self.page.goto(self.base_url + path)
-        return self.page
+        return self
 
     def state(self) -> str | None:
         return self.page.get_attribute("#app", "data-state")
@@ -142,95 +262,317 @@ class RecordedPage:
         )
         return self.state() or ""
 
-    def wait_ready(self, timeout: float = BOOT_TIMEOUT_MS) -> Page:
-        """Wait for #app[data-state=ready]; fail at once, with the page's message, on error."""
+    def wait_ready(self, timeout: float = BOOT_TIMEOUT_MS) -> App:
+        """Wait for the booted page; fail at once, with the page's message, on error."""
         if self.wait_settled(timeout) == "error":
             pytest.fail(f"page reached data-state=error: {self.page.text_content('#boot-status')}")
-        return self.page
+        return self
 
-    def console_errors(self) -> list[str]:
-        return [m.text for m in self.console if m.type == "error"] + self.page_errors
+    def settle(
+        self,
+        action: Callable[[], Any],
+        *,
+        expect_state: str = "ready",
+        timeout: float = SETTLE_TIMEOUT_MS,
+    ) -> None:
+        """Run `action`, which must cause a recompute; wait until the page went busy after
+        it and then showed the result. An action that fires nothing fails here."""
+        since = self.page.evaluate("() => window.__ciStates.length")
+        action()
+        try:
+            self.page.wait_for_function(SETTLED_SINCE, arg=since, timeout=timeout)
+        except Exception as error:
+            log = self.page.evaluate("(n) => window.__ciStates.slice(n)", since)
+            pytest.fail(f"no busy -> ready after the action (data-state writes: {log}): {error}")
+        state = self.state()
+        assert state == expect_state, (
+            f"data-state={state}: {self.readiness_message().text_content()}"
+        )
 
-    def foreign_requests(self) -> list[str]:
-        """Requests that left the server's origin (data: URLs never leave the page)."""
-        return [url for url in self.requests if not url.startswith((self.base_url, "data:"))]
+    # ------------------------------------------------------------ finding controls
 
+    def control(self, label: str) -> Locator:
+        """The control named `label` (its <label>, aria-label or legend-less text)."""
+        return self.page.get_by_label(label, exact=True)
 
-def open_recorded_page(browser: Browser, base_url: str) -> tuple[RecordedPage, Callable[[], None]]:
-    context = browser.new_context()
-    recorded = RecordedPage(page=context.new_page(), base_url=base_url)
-    recorded.page.on("request", lambda request: recorded.requests.append(request.url))
-    recorded.page.on("console", lambda message: recorded.console.append(message))
-    recorded.page.on("pageerror", lambda error: recorded.page_errors.append(str(error)))
-    return recorded, context.close
+    @property
+    def source(self) -> Locator:
+        return self.control("Source text")
 
+    def recomputes(self, control: Locator) -> bool:
+        """Edits of the document and settings recompute; the result panels' options don't."""
+        return control.evaluate(
+            "(el, name) => [...document.querySelectorAll('section')].some((s) =>"
+            " s.contains(el) && s.getAttribute('aria-labelledby') &&"
+            " document.getElementById(s.getAttribute('aria-labelledby'))"
+            ".textContent.trim() === name)",
+            SETTINGS_REGION,
+        )
 
-@pytest.fixture
-def page(browser: Browser, server: Server) -> Iterator[RecordedPage]:
-    recorded, close = open_recorded_page(browser, server.url)
-    yield recorded
-    close()
+    def reveal(self, control: Locator) -> None:
+        """Open the collapsed group (e.g. Advanced) holding `control`, as a person would."""
+        if control.is_visible():
+            return
+        summary = control.evaluate(
+            "(el) => { const d = el.closest('details'); return d && !d.open ?"
+            " d.querySelector('summary').textContent.trim() : null; }"
+        )
+        if summary:
+            self.page.get_by_text(summary, exact=True).click()
+        expect(control).to_be_visible()
 
+    def open_group(self, summary: str) -> None:
+        """Open a collapsed <details> group by its summary text, if it is closed."""
+        group = self.page.locator("details").filter(has=self.page.get_by_text(summary, exact=True))
+        if group.get_attribute("open") is None:
+            self.page.get_by_text(summary, exact=True).click()
 
-@pytest.fixture
-def open_page(browser: Browser) -> Iterator[Callable[[str], RecordedPage]]:
-    """Open recorded pages on any server (e.g. one serving a broken copy of the site)."""
-    closers = []
+    def close_group(self, summary: str) -> None:
+        group = self.page.locator("details").filter(has=self.page.get_by_text(summary, exact=True))
+        if group.get_attribute("open") is not None:
+            self.page.get_by_text(summary, exact=True).click()
 
-    def open_at(base_url: str) -> RecordedPage:
-        recorded, close = open_recorded_page(browser, base_url)
-        closers.append(close)
-        return recorded
+    def _edit(self, control: Locator, edit: Callable[[], Any], changes: bool) -> None:
+        if changes and self.recomputes(control):
+            self.settle(edit)
+        else:
+            edit()
 
-    yield open_at
-    for close in closers:
-        close()
+    # ------------------------------------------------------------ acting
 
+    def fill(self, label: str, value: str) -> None:
+        """Set the field named `label` to `value` in one input event (a paste). Nothing
+        happens, and nothing is waited for, when it already holds `value`."""
+        control = self.control(label)
+        self.reveal(control)
+        self._edit(control, lambda: control.fill(value), control.input_value() != value)
 
-@pytest.fixture(scope="module")
-def booted(browser: Browser, server: Server) -> Iterator[RecordedPage]:
-    """One cold boot of the page, shared by a module's checks that only read it."""
-    recorded, close = open_recorded_page(browser, server.url)
-    recorded.open()
-    recorded.wait_ready()
-    yield recorded
-    close()
+    def type(self, label: str, text: str, *, clear: bool = True) -> None:
+        """Type `text` key by key into the field named `label` (after selecting what it
+        holds, so the keys replace it). Number fields drop keys they refuse, as for a
+        person; waits for the result of the last key when the value changed."""
+        control = self.control(label)
+        self.reveal(control)
+        before = control.input_value()
 
+        def keys() -> None:
+            control.click()
+            if clear:
+                self.page.keyboard.press("ControlOrMeta+A")
+                if text == "":
+                    self.page.keyboard.press("Backspace")
+            else:
+                self.page.keyboard.press("ControlOrMeta+End")  # append, wherever clicked
+            control.press_sequentially(text)
 
-# ---------------------------------------------------------------- issue 4: privacy,
-# bad input, accessibility and resilience tests share these (appended; nothing above
-# changed).
+        if not self.recomputes(control):
+            keys()
+            return
+        since = self.page.evaluate("() => window.__ciStates.length")
+        keys()
+        if control.input_value() != before or self.page.evaluate(
+            "(n) => window.__ciStates.length > n", since
+        ):
+            # the value changed (or an input event fired): its recompute must complete
+            self.page.wait_for_function(SETTLED_SINCE, arg=since, timeout=SETTLE_TIMEOUT_MS)
 
-READY = '#app[data-state="ready"]'
+    def set_exact(self, label: str, value: str) -> None:
+        """Put `value` into the field exactly, as no keyboard can (a lone surrogate), and
+        fire one input event. For strings a clipboard paste could hold but typing not."""
+        control = self.control(label)
+        self.reveal(control)
+        self.settle(
+            lambda: control.evaluate(
+                "(el, value) => { el.value = value;"
+                " el.dispatchEvent(new Event('input', { bubbles: true })); }",
+                value,
+            )
+        )
 
-# Records every Content-Security-Policy violation into window.__cspViolations. Added with
-# add_init_script, so it runs before any page script and is not itself subject to the CSP.
-CSP_LISTENER = """(() => {
-  window.__cspViolations = [];
-  addEventListener('securitypolicyviolation', (event) => {
-    window.__cspViolations.push({
-      directive: event.effectiveDirective,
-      blocked: event.blockedURI,
-      source: event.sourceFile,
-      sample: event.sample,
-    });
-  }, true);
-})();"""
+    def choose(self, label: str) -> None:
+        """Check the radio button named `label`."""
+        radio = self.page.get_by_role("radio", name=label, exact=True)
+        self.reveal(radio)
+        self._edit(radio, radio.check, not radio.is_checked())
 
+    def select(self, label: str, option: str | None = None, *, value: str | None = None) -> None:
+        """Choose, in the select named `label`, the option with visible text `option` (or
+        the option whose value is `value`)."""
+        control = self.control(label)
+        self.reveal(control)
+        if value is not None:
+            changes = control.input_value() != value
+            self._edit(control, lambda: control.select_option(value=value), changes)
+            return
+        current = control.evaluate("(el) => el.selectedOptions[0]?.textContent.trim() ?? null")
+        self._edit(control, lambda: control.select_option(label=option), current != option)
 
-@dataclass
-class WatchedPage(RecordedPage):
-    """A RecordedPage that also records dialogs (and dismisses them) and CSP violations."""
+    def set_checked(self, label: str, checked: bool = True) -> None:
+        """Tick or clear the checkbox named `label`."""
+        box = self.page.get_by_role("checkbox", name=label, exact=True)
+        self.reveal(box)
+        self._edit(box, lambda: box.set_checked(checked), box.is_checked() != checked)
 
-    dialogs: list[str] = field(default_factory=list)
+    def press(self, button: str) -> None:
+        """Click the button named `button` (no wait: use settle() if it recomputes)."""
+        self.page.get_by_role("button", name=button, exact=True).click()
 
-    def violations(self) -> list[dict[str, str]]:
-        return self.page.evaluate("() => window.__cspViolations || null")
+    def browse(self, name: str, data: bytes, mime: str = "text/plain") -> None:
+        """Choose a file with Browse TXT/MD. Does not wait: a refused file recomputes
+        nothing, so wrap accepted imports in settle()."""
+        self.page.get_by_label("Browse TXT/MD").set_input_files(
+            files=[{"name": name, "mimeType": mime, "buffer": data}]
+        )
 
-    def settle(self, timeout: float = 30_000) -> Page:
-        """After an edit (which sets data-state=busy at once): wait for its result."""
-        self.page.wait_for_selector(READY, timeout=timeout)
-        return self.page
+    def drop(self, files: list[tuple[str, bytes] | tuple[str, bytes, str]]) -> None:
+        """Drop files, each (name, data[, MIME type]), on Source text (no wait, as for
+        browse)."""
+        payload = [
+            {
+                "name": f[0],
+                "type": f[2] if len(f) > 2 else "text/plain",  # type: ignore[misc]
+                "b64": base64.b64encode(f[1]).decode(),
+            }
+            for f in files
+        ]
+        self.source.evaluate(DROP_FILES, payload)
+
+    def drop_folder(self) -> None:
+        self.source.evaluate(DROP_FOLDER)
+
+    def download(self, button: str) -> tuple[str, bytes]:
+        """Press a download button; return the suggested file name and the exact bytes."""
+        with self.page.expect_download() as info:
+            self.press(button)
+        download = info.value
+        return download.suggested_filename, Path(download.path()).read_bytes()
+
+    def copy(self, button: str) -> str:
+        """Press a copy button ("Copy X"), wait for "X copied to the clipboard." and for
+        the clipboard to change, and return the clipboard's text."""
+        sentinel = "(clipboard before the copy)"
+        self.page.evaluate("(text) => navigator.clipboard.writeText(text)", sentinel)
+        self.press(button)
+        what = button.removeprefix("Copy ")
+        what = what[0].upper() + what[1:]
+        expect(self.page.locator("#export-status")).to_have_text(f"{what} copied to the clipboard.")
+        return self.page.evaluate(CLIPBOARD_CHANGED, sentinel)
+
+    def open_link(self, fragment: str) -> None:
+        """Edit the address bar's fragment to a share link on this page (hashchange)."""
+        assert fragment.startswith("#")
+        if self.page.evaluate("() => location.hash") == fragment:
+            return
+        self.settle(lambda: self.page.evaluate("(hash) => { location.hash = hash; }", fragment))
+
+    def configure(
+        self,
+        text: str | None = None,
+        *,
+        mode: str = "recursive",
+        size: int = 300,
+        overlap: int = 50,
+        edges: str = "trim",
+        separators: tuple[str, ...] = DEFAULT_SEPARATORS,
+        name: str = "",
+    ) -> Settings:
+        """Bring text and every setting to the given values (mode and edges as the core
+        names them); returns the same settings as chunker_py's Settings."""
+        if text is not None:
+            self.fill("Source text", text)
+        self.choose(MODE_LABELS[mode])
+        current = self.control("Chunk size").input_value()
+        if current.isdigit() and overlap >= int(current):
+            self.fill("Chunk size", str(size))  # grow first so the overlap fits
+        self.fill("Requested overlap", str(overlap))
+        self.fill("Chunk size", str(size))
+        self.choose(EDGE_LABELS[edges])
+        try:
+            shown = json.loads(self.value("Separators"))
+        except ValueError:
+            shown = None
+        if shown != list(separators) and mode == "recursive":  # shown for Recursive only
+            self.fill("Separators", json.dumps(list(separators)))
+        self.fill("Source name", name)
+        expect(self.page.locator("#app")).to_have_attribute("data-state", "ready")
+        return Settings(
+            mode=mode,
+            chunk_size=size,
+            chunk_overlap=overlap,
+            edges=edges,
+            separators=tuple(separators),
+            source_name=name,
+        )
+
+    # ------------------------------------------------------------ reading
+
+    def value(self, label: str) -> str:
+        return self.control(label).input_value()
+
+    def checked(self, label: str) -> bool:
+        return self.page.get_by_label(label, exact=True).is_checked()
+
+    def region(self, name: str) -> Locator:
+        return self.page.get_by_role("region", name=name, exact=True)
+
+    def readiness_status(self) -> Locator:
+        return self.region("Chunk readiness").locator("#readiness-status")
+
+    def readiness_message(self) -> Locator:
+        return self.region("Chunk readiness").locator("#readiness-message")
+
+    def notes(self) -> list[str]:
+        return self.region("Chunk readiness").locator("#readiness-notes li").all_text_contents()
+
+    def source_status(self) -> Locator:
+        return self.page.locator("#source-status")
+
+    def figure(self, term: str) -> Locator:
+        """The summary figure shown under the visible term `term`."""
+        # `has` is matched inside each item, so it is written from the page, not the region
+        term_element = self.page.locator("dt").get_by_text(term, exact=True)
+        return self.region("Summary").locator("dl > div").filter(has=term_element).locator("dd")
+
+    def figures(self, group: str | None = None) -> dict[str, str]:
+        """Summary figures by term: the main group, or the one under the heading `group`
+        (e.g. "Damage")."""
+        return self.region("Summary").evaluate(
+            """(region, group) => {
+                const named = (list) => {
+                    const id = list.getAttribute('aria-labelledby');
+                    return id ? document.getElementById(id).textContent.trim() : null;
+                };
+                const list = [...region.querySelectorAll('dl')].find((l) => named(l) === group);
+                return Object.fromEntries([...list.querySelectorAll(':scope > div')].map(
+                    (item) => [item.querySelector('dt').textContent,
+                               item.querySelector('dd').textContent]));
+            }""",
+            group,
+        )
+
+    def records(self) -> list[list[str]]:
+        """The Chunk records table's body, cell texts row by row (the damage column, words
+        about the chunk rather than a record field, is left out)."""
+        return (
+            self.region("Chunk records")
+            .get_by_role("table")
+            .locator("tbody tr")
+            .evaluate_all(
+                "rows => rows.map(r => [...r.cells]"
+                ".filter(c => !c.classList.contains('damage-cell')).map(c => c.textContent))"
+            )
+        )
+
+    def preview(self) -> list[str]:
+        """The Overlap preview's chunk texts (exactly the text, whitespace symbols or not)."""
+        return self.region("Overlap preview").locator(".chunk-text").all_text_contents()
+
+    def exports_enabled(self) -> dict[str, bool]:
+        export = self.region("Export")
+        return {
+            name: export.get_by_role("button", name=name, exact=True).is_enabled()
+            for name in ("Download JSONL", "Download CSV", "Copy JSONL", "Copy CSV")
+        }
 
     def python(self, code: str) -> object:
         """Run `code` in the page's own Pyodide (the interpreter app/main.py runs in).
@@ -249,33 +591,50 @@ class WatchedPage(RecordedPage):
             code,
         )
 
+    def violations(self) -> list[dict[str, str]]:
+        return self.page.evaluate("() => window.__cspViolations || null")
 
-def open_watched_page(
-    browser: Browser, base_url: str, **context_options: object
-) -> tuple[WatchedPage, Callable[[], None]]:
-    """Like open_recorded_page, plus the CSP listener, dialog recording and context options
-    (e.g. permissions=["clipboard-read", "clipboard-write"])."""
-    context = browser.new_context(**context_options)  # type: ignore[arg-type]
-    context.add_init_script(script=CSP_LISTENER)
-    watched = WatchedPage(page=context.new_page(), base_url=base_url)
-    watched.page.on("request", lambda request: watched.requests.append(request.url))
-    watched.page.on("console", lambda message: watched.console.append(message))
-    watched.page.on("pageerror", lambda error: watched.page_errors.append(str(error)))
+    def console_errors(self) -> list[str]:
+        return [m.text for m in self.console if m.type == "error"] + self.page_errors
 
-    def on_dialog(dialog: object) -> None:
-        watched.dialogs.append(f"{dialog.type}: {dialog.message}")  # type: ignore[attr-defined]
-        dialog.dismiss()  # type: ignore[attr-defined]
+    def foreign_requests(self) -> list[str]:
+        """Requests that left the server's origin (data: URLs and this origin's blob: URLs
+        never leave the page)."""
+        origin = self.base_url.rstrip("/")
+        return [
+            url
+            for url in self.requests
+            if not url.startswith((self.base_url, "data:", f"blob:{origin}/"))
+        ]
 
-    watched.page.on("dialog", on_dialog)
-    return watched, context.close
+
+def launch_app(browser: Browser, base_url: str, **context_options: Any) -> App:
+    """A new context (clipboard allowed unless overridden) and page, watched; not opened."""
+    context_options.setdefault("permissions", CLIPBOARD)
+    context = browser.new_context(**context_options)
+    context.add_init_script(script=WATCH_SCRIPT)
+    return App(page=context.new_page(), base_url=base_url).watch()
+
+
+@pytest.fixture
+def new_app(browser: Browser, server: Server) -> Iterator[Callable[..., App]]:
+    """Open Apps on any server (default: `server`); every context is closed afterwards."""
+    opened: list[App] = []
+
+    def open_app(base_url: str | None = None, **context_options: Any) -> App:
+        app = launch_app(browser, base_url or server.url, **context_options)
+        opened.append(app)
+        return app
+
+    yield open_app
+    for app in opened:
+        app.page.context.close()
 
 
 @pytest.fixture(scope="module")
-def watched(browser: Browser, server: Server) -> Iterator[WatchedPage]:
-    """One booted page per module, with CSP and dialog watching, for edits that restore
-    what they change."""
-    page, close = open_watched_page(browser, server.url)
-    page.open()
-    page.wait_ready()
-    yield page
-    close()
+def app(browser: Browser, server: Server) -> Iterator[App]:
+    """One cold boot of the page, shared by a module's checks (each sets what it needs)."""
+    booted = launch_app(browser, server.url)
+    booted.open().wait_ready()
+    yield booted
+    booted.page.context.close()

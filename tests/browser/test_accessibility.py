@@ -1,4 +1,4 @@
-"""Issue 4, section 4: anyone can use it.
+"""Anyone can use it.
 
 axe-core (the npm devDependency, injected from node_modules by the test) on the loaded page
 and on a page showing an error: no violation of serious or critical impact. Keyboard: every
@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .conftest import ROOT, WatchedPage, open_watched_page
+from .conftest import ROOT, App
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TEXT = (
@@ -31,19 +31,12 @@ TEXT = (
 
 
 @pytest.fixture(scope="module")
-def a11y(browser, server):
-    page, close = open_watched_page(
-        browser, server.url, permissions=["clipboard-read", "clipboard-write"]
-    )
-    page.open()
-    page.wait_ready()
-    page.page.fill("#source-text", TEXT)
-    page.settle()
-    yield page
-    close()
+def a11y(app: App) -> App:
+    defaults(app)
+    return app
 
 
-def run_axe(w: WatchedPage) -> list[dict[str, object]]:
+def run_axe(w: App) -> list[dict[str, object]]:
     if not w.page.evaluate("() => typeof window.axe === 'object'"):
         w.page.evaluate(Path(AXE).read_text("utf-8") + "\n;undefined")
     return w.page.evaluate(
@@ -78,28 +71,26 @@ def test_page_csp_refuses_an_injected_inline_script(a11y) -> None:
     assert any(v["directive"].startswith("script-src") for v in refused), refused
 
 
-def test_axe_finds_no_serious_or_critical_violation_on_the_loaded_page(a11y) -> None:
+def test_axe_finds_no_serious_or_critical_violation_on_the_loaded_page(a11y: App) -> None:
     defaults(a11y)
-    expect(a11y.page.locator("#readiness-status")).to_have_text("Ready")
-    a11y.page.click("details.advanced > summary")  # audit the Advanced fields too
+    expect(a11y.readiness_status()).to_have_text("Ready")
+    a11y.open_group("Advanced")  # audit the Advanced fields too
     try:
         violations = run_axe(a11y)
     finally:
-        a11y.page.click("details.advanced > summary")
+        a11y.close_group("Advanced")
     assert violations == [], describe(violations)
 
 
-def test_axe_finds_no_serious_or_critical_violation_with_an_error_shown(a11y) -> None:
+def test_axe_finds_no_serious_or_critical_violation_with_an_error_shown(a11y: App) -> None:
     defaults(a11y)
-    a11y.page.fill("#chunk-size", "0")
-    a11y.settle()
+    a11y.fill("Chunk size", "0")
     try:
-        expect(a11y.page.locator("#readiness-status")).to_have_text("Check inputs")
-        assert a11y.page.get_attribute("#chunk-size", "aria-invalid") == "true"
+        expect(a11y.readiness_status()).to_have_text("Check inputs")
+        assert a11y.control("Chunk size").get_attribute("aria-invalid") == "true"
         violations = run_axe(a11y)
     finally:
-        a11y.page.fill("#chunk-size", "300")
-        a11y.settle()
+        a11y.fill("Chunk size", "300")
     assert violations == [], describe(violations)
 
 
@@ -111,33 +102,20 @@ FOCUS_INFO = """() => {
 }"""
 
 
-def defaults(w: WatchedPage) -> None:
+def defaults(w: App) -> None:
     """The module's text with default settings, Ready (tests may leave other states)."""
-    p = w.page
-    for control in ("#mode-recursive", "#edges-trim"):
-        if not p.is_checked(control):
-            p.check(control)
-            w.settle()
-    for control, value in (
-        ("#chunk-overlap", "50"),
-        ("#chunk-size", "300"),
-        ("#source-text", TEXT),
-    ):
-        if p.input_value(control) != value:
-            p.fill(control, value)
-            w.settle()
-    if p.get_attribute("details.advanced", "open") is not None:
-        p.click("details.advanced > summary")
-    expect(p.locator("#readiness-status")).to_have_text("Ready")
+    w.configure(TEXT)
+    w.close_group("Advanced")
+    expect(w.readiness_status()).to_have_text("Ready")
 
 
-def start_at_top(w: WatchedPage) -> None:
+def start_at_top(w: App) -> None:
     """Move the sequential focus starting point to the page heading (as a click there does)."""
     w.page.click("h1")
     assert w.page.evaluate(FOCUS_INFO) == "body"
 
 
-def tab_through(w: WatchedPage, limit: int = 80) -> list[str]:
+def tab_through(w: App, limit: int = 80) -> list[str]:
     """Press Tab from the top of the page until focus leaves the document or loops."""
     p = w.page
     start_at_top(w)
@@ -153,11 +131,11 @@ def tab_through(w: WatchedPage, limit: int = 80) -> list[str]:
 
 def test_every_control_is_reached_with_tab(a11y) -> None:
     defaults(a11y)
-    a11y.page.click("details.advanced > summary")
+    a11y.open_group("Advanced")
     try:
         order = tab_through(a11y)
     finally:
-        a11y.page.click("details.advanced > summary")
+        a11y.close_group("Advanced")
     expected = [
         "source-text",
         "browse",
@@ -184,7 +162,7 @@ def test_every_control_is_reached_with_tab(a11y) -> None:
     assert [c for c in order if c in expected] == expected, order
 
 
-def focus_by_tab(w: WatchedPage, target: str, limit: int = 80) -> None:
+def focus_by_tab(w: App, target: str, limit: int = 80) -> None:
     start_at_top(w)
     for _ in range(limit):
         w.page.keyboard.press("Tab")
@@ -193,55 +171,52 @@ def focus_by_tab(w: WatchedPage, target: str, limit: int = 80) -> None:
     pytest.fail(f"#{target} was not reached with Tab")
 
 
-def test_radios_work_with_arrow_keys_and_space(a11y) -> None:
+def test_radios_work_with_arrow_keys_and_space(a11y: App) -> None:
     p = a11y.page
     defaults(a11y)
     focus_by_tab(a11y, "mode-recursive")
-    p.keyboard.press("ArrowDown")
-    a11y.settle()
-    assert p.is_checked("#mode-fixed")
+    a11y.settle(lambda: p.keyboard.press("ArrowDown"))
+    assert a11y.checked("Fixed size")
     assert "mode=fixed" in p.evaluate("() => location.hash")
-    p.keyboard.press("ArrowUp")
-    a11y.settle()
-    assert p.is_checked("#mode-recursive")
+    a11y.settle(lambda: p.keyboard.press("ArrowUp"))
+    assert a11y.checked("Recursive")
     # Space checks a focused, unchecked radio.
-    p.focus("#edges-preserve")
-    p.keyboard.press("Space")
-    a11y.settle()
-    assert p.is_checked("#edges-preserve")
-    p.focus("#edges-trim")
-    p.keyboard.press("Space")
-    a11y.settle()
-    assert p.is_checked("#edges-trim")
+    p.get_by_role("radio", name="Preserve edge whitespace").focus()
+    a11y.settle(lambda: p.keyboard.press("Space"))
+    assert a11y.checked("Preserve edge whitespace")
+    p.get_by_role("radio", name="Trim edge whitespace").focus()
+    a11y.settle(lambda: p.keyboard.press("Space"))
+    assert a11y.checked("Trim edge whitespace")
 
 
-def test_number_fields_take_typed_values(a11y) -> None:
+def test_number_fields_take_typed_values(a11y: App) -> None:
     p = a11y.page
+
+    def select_and_type(text: str) -> None:
+        p.keyboard.press("ControlOrMeta+A")
+        p.keyboard.type(text)
+
     defaults(a11y)
     focus_by_tab(a11y, "chunk-overlap")
-    p.keyboard.press("Control+A")
-    p.keyboard.type("10")
-    a11y.settle()
+    a11y.settle(lambda: select_and_type("10"))
     focus_by_tab(a11y, "chunk-size")
-    p.keyboard.press("Control+A")
-    p.keyboard.type("40")
-    a11y.settle()
-    assert p.input_value("#chunk-size") == "40"
-    assert p.input_value("#chunk-size-slider") == "40"
+    a11y.settle(lambda: select_and_type("40"))
+    assert a11y.value("Chunk size") == "40"
+    assert a11y.value("Chunk size slider") == "40"
     assert "size=40&overlap=10" in p.evaluate("() => location.hash")
-    expect(p.locator("#readiness-status")).to_have_text("Ready")
-    assert int(p.text_content("#figure-chunks") or 0) > 1
+    expect(a11y.readiness_status()).to_have_text("Ready")
+    assert int(a11y.figure("Chunks").text_content() or 0) > 1
     defaults(a11y)
 
 
-def test_checkboxes_toggle_with_space(a11y) -> None:
+def test_checkboxes_toggle_with_space(a11y: App) -> None:
     p = a11y.page
     defaults(a11y)
     focus_by_tab(a11y, "spreadsheet-safe")
+    p.keyboard.press("Space")  # an export option: nothing is recomputed
+    assert a11y.checked("Spreadsheet-safe CSV")
     p.keyboard.press("Space")
-    assert p.is_checked("#spreadsheet-safe")
-    p.keyboard.press("Space")
-    assert not p.is_checked("#spreadsheet-safe")
+    assert not a11y.checked("Spreadsheet-safe CSV")
 
 
 def test_buttons_work_with_enter(a11y) -> None:
@@ -249,7 +224,7 @@ def test_buttons_work_with_enter(a11y) -> None:
     defaults(a11y)
     focus_by_tab(a11y, "copy-link")
     p.keyboard.press("Enter")
-    expect(p.locator("#export-status")).to_have_text("Settings link copied to the clipboard.")
+    expect(a11y.region("Export")).to_contain_text("Settings link copied to the clipboard.")
     focus_by_tab(a11y, "download-jsonl")
     with p.expect_download() as info:
         p.keyboard.press("Enter")
@@ -265,16 +240,16 @@ def test_browse_opens_the_file_chooser_from_the_keyboard(a11y) -> None:
     assert chooser.value.element.get_attribute("id") == "browse"
 
 
-def test_advanced_opens_with_enter(a11y) -> None:
+def test_advanced_opens_with_enter(a11y: App) -> None:
     p = a11y.page
     defaults(a11y)
-    assert p.get_attribute("details.advanced", "open") is None
+    separators = a11y.control("Separators")
+    expect(separators).to_be_hidden()
     focus_by_tab(a11y, "summary")
     p.keyboard.press("Enter")
-    assert p.get_attribute("details.advanced", "open") is not None
-    expect(p.locator("#separators")).to_be_visible()
+    expect(separators).to_be_visible()
     p.keyboard.press("Enter")
-    assert p.get_attribute("details.advanced", "open") is None
+    expect(separators).to_be_hidden()
 
 
 OUTLINE = """(selector) => {
@@ -319,21 +294,13 @@ def test_readiness_message_is_announced(a11y) -> None:
     assert region["role"] == "status" or region["live"] in ("polite", "assertive")
 
 
-def test_overlap_preview_does_not_rely_on_colour_alone(a11y) -> None:
-    p = a11y.page
-    defaults(a11y)
-    p.check("#mode-fixed")
-    a11y.settle()
-    p.fill("#chunk-size", "60")
-    a11y.settle()
-    p.fill("#chunk-overlap", "20")
-    a11y.settle()
+def test_overlap_preview_does_not_rely_on_colour_alone(a11y: App) -> None:
+    a11y.configure(TEXT, mode="fixed", size=60, overlap=20)
     try:
-        mark = p.locator("#preview-list mark").first
+        mark = a11y.region("Overlap preview").get_by_role("list").locator("mark").first
         expect(mark).to_be_visible()
-        cue = p.evaluate(
-            """() => {
-                const mark = document.querySelector('#preview-list mark');
+        cue = mark.evaluate(
+            """(mark) => {
                 const style = getComputedStyle(mark);
                 return {
                     decoration: style.textDecorationLine,

@@ -1,4 +1,4 @@
-"""The page boots offline from its own files, and says which file failed when one is missing."""
+"""The page boots from its own files alone, and says which file failed when one is missing."""
 
 from __future__ import annotations
 
@@ -12,25 +12,40 @@ import zipfile
 from email.message import Message
 
 import pytest
+from playwright.sync_api import Route, expect
 
 import build
+from chunker_py import Settings, tradeoffs
+
+from .conftest import SAMPLE
 
 
-def test_page_boots_offline_to_ready_with_chunker_py_installed(booted) -> None:
-    assert booted.state() == "ready"
-    # the footer names the installed wheel's version, read from chunker_py in the page
+def test_page_boots_to_ready_with_every_other_origin_unreachable(new_app) -> None:
+    """Offline apart from its own server: every request to any other origin is aborted
+    (and recorded), and the page still boots with chunker_py installed."""
+    app = new_app()
+    elsewhere: list[str] = []
+
+    def refuse(route: Route) -> None:
+        elsewhere.append(route.request.url)
+        route.abort("internetdisconnected")
+
+    app.page.context.route(lambda url: not url.startswith(app.base_url), refuse)
+    app.open().wait_ready()
     import chunker_py
 
-    assert booted.page.text_content("#core-version") == f"chunker_py {chunker_py.__version__}"
-    assert booted.page.is_hidden("#boot-status")
+    assert app.page.text_content("#core-version") == f"chunker_py {chunker_py.__version__}"
+    assert app.page.is_hidden("#boot-status")
+    assert elsewhere == [], "the page tried to reach another origin"
+    assert app.console_errors() == []
 
 
-def test_every_request_goes_to_the_pages_own_origin(booted) -> None:
-    assert booted.requests, "the page made no requests at all"
-    assert booted.foreign_requests() == []
+def test_every_request_goes_to_the_pages_own_origin(app) -> None:
+    assert app.requests, "the page made no requests at all"
+    assert app.foreign_requests() == []
 
 
-def test_runtime_and_wheels_come_from_the_vendored_files(booted, server, site) -> None:
+def test_runtime_and_wheels_come_from_the_vendored_files(app, server, site) -> None:
     served = {request.path for request in server.requests}
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
@@ -39,42 +54,22 @@ def test_runtime_and_wheels_come_from_the_vendored_files(booted, server, site) -
     assert "/" + site.wheel in served
 
 
-def test_console_shows_no_errors(booted) -> None:
-    assert booted.console_errors() == []
+def test_console_shows_no_errors(app) -> None:
+    assert app.console_errors() == []
 
 
-def test_plotly_draws_under_the_content_security_policy(booted, site):
-    page = booted.page
-    page.evaluate(
-        """() => {
-            window.__cspViolations = [];
-            addEventListener('securitypolicyviolation', (e) =>
-                window.__cspViolations.push(`${e.violatedDirective} ${e.blockedURI}`));
-        }"""
-    )
-    page.evaluate(
-        """(src) => new Promise((resolve, reject) => {
-               const script = Object.assign(document.createElement('script'), { src });
-               script.onload = resolve;
-               script.onerror = () => reject(new Error('plotly did not load'));
-               document.head.append(script);
-           })""",
-        site.vendored.plotly,
-    )
-    bars = page.evaluate(
-        """async () => {
-               const div = document.createElement('div');
-               document.body.append(div);
-               await Plotly.newPlot(div, [{ type: 'bar', x: ['a', 'b'], y: [2, 3] }]);
-               const count = div.querySelectorAll('.bars .point').length;
-               Plotly.purge(div);
-               div.remove();
-               return count;
-           }"""
-    )
-    assert bars == 2
-    assert page.evaluate("window.__cspViolations") == []
-    assert booted.console_errors() == []
+def test_the_pages_own_chart_draws_a_bar_per_size_under_the_policy(app) -> None:
+    """The vendored Plotly, loaded by the page itself, draws the Size trade-offs chart of
+    the sample under the page's CSP: one bar per comparison size, no violation."""
+    expected = tradeoffs(SAMPLE, Settings())
+    chart = app.page.get_by_role("img", name="Bar chart: chunk counts at nearby chunk sizes")
+    bars = chart.locator(".bars .point")
+    expect(bars).to_have_count(len(expected))
+    ticks = chart.locator(".xtick text").all_text_contents()
+    assert ticks == [f"{t.size:,}" + (" (current)" if t.size == 300 else "") for t in expected]
+    assert chart.locator(".bartext").all_text_contents() == [f"{t.count:,}" for t in expected]
+    assert app.violations() == []
+    assert app.console_errors() == []
 
 
 def fetch(url: str) -> tuple[Message, bytes]:
@@ -142,13 +137,12 @@ def test_wheel_is_reproducible_so_the_build_hash_is_stable() -> None:
     ],
 )
 def test_missing_vendored_file_shows_error_naming_it(
-    victim: str, copy_site, serve_dir, open_page
+    victim: str, copy_site, serve_dir, new_app
 ) -> None:
     broken = copy_site()
     (missing,) = broken.glob(victim)
     missing.unlink()
-    recorded = open_page(serve_dir(broken).url)
-    recorded.open()
+    recorded = new_app(serve_dir(broken).url).open()
     assert recorded.wait_settled() == "error"
     message = recorded.page.text_content("#boot-status") or ""
     assert missing.relative_to(broken).as_posix() in message
@@ -157,12 +151,11 @@ def test_missing_vendored_file_shows_error_naming_it(
 
 
 def test_python_exception_at_startup_shows_error_naming_the_script(
-    site, copy_site, serve_dir, open_page
+    site, copy_site, serve_dir, new_app
 ) -> None:
     broken = copy_site()
     (broken / site.build / "app" / "main.py").write_text('raise RuntimeError("boom at start")\n')
-    recorded = open_page(serve_dir(broken).url)
-    recorded.open()
+    recorded = new_app(serve_dir(broken).url).open()
     assert recorded.wait_settled() == "error"
     message = recorded.page.text_content("#boot-status") or ""
     assert f"{site.build}/app/main.py" in message

@@ -7,7 +7,6 @@ settings, and stale work must never overwrite a newer text's result.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from playwright.sync_api import expect
 
 from chunker_py import analyse, compare, settings_from_fragment
 
-from .test_page import App
+from .conftest import App
 
 pytestmark = pytest.mark.browser
 
@@ -26,11 +25,6 @@ DOC = (
     "| Key | Value |\n|---|---|\n| a | alpha |\n| b | beta |\n| c | gamma |\n\n"
     "Café e\u0301t\u00e9 👩\u200d👩\u200d👧 closing words here.\n"
 )
-
-
-@pytest.fixture(scope="module")
-def app(booted: Any) -> Iterator[App]:
-    yield App(booted)
 
 
 def wait_after_paint(app: App) -> None:
@@ -81,7 +75,7 @@ def test_each_damaged_chunk_says_how_in_words_and_the_filter_shows_only_those(
     assert words == ["; ".join(c.describe()) for c in damage.chunks]
     filter_box = app.page.get_by_label("Show damaged chunks only")
     filter_box.check()
-    rows = app.rows()
+    rows = app.records()
     assert [int(r[0]) for r in rows] == damaged
     expect(app.page.locator("#preview-list li.chunk")).to_have_count(len(damaged))
     expect(app.page.locator("#preview-list .chunk-damage").first).to_contain_text(
@@ -120,14 +114,13 @@ def test_typing_stays_correct_while_the_comparison_is_computed(app: App) -> None
     area = app.source
     area.focus()
     area.press("End")
-    app.page.keyboard.type(" More text typed quickly. Another one!", delay=5)
-    expect(app.page.locator("#app")).to_have_attribute("data-state", "ready")
+    app.settle(lambda: app.page.keyboard.type(" More text typed quickly. Another one!", delay=5))
     wait_after_paint(app)
     text = area.input_value()
     assert text.endswith("Another one!")
     settings = current_settings(app)
     result = analyse(text, settings)
-    assert [r[-1] for r in app.rows()] == [c.text for c in result.chunks]
+    assert [r[-1] for r in app.records()] == [c.text for c in result.chunks]
     counts = app.page.locator("#compare-body tr").evaluate_all(
         "rows => rows.map(r => r.cells[1].textContent)"
     )

@@ -10,16 +10,14 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
 from chunker_py import FIELDS, MODES, Settings, analyse, settings_to_fragment
 
-from .test_page import App
+from .conftest import App
 
 pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,11 +32,6 @@ MARKDOWN = (
     "| -c | colour output |\r\n| -d | debug |\r\n\r\n"
     "## Use\r\n\r\nCall it. Then read Dr. Who's notes! Vgl. S. 3 ist gut.\r\n"
 )
-
-
-@pytest.fixture(scope="module")
-def app(booted: Any) -> Iterator[App]:
-    yield App(booted)
 
 
 def cli_jsonl(text: str, settings: Settings, tmp_path: Path) -> bytes:
@@ -65,20 +58,16 @@ def cli_jsonl(text: str, settings: Settings, tmp_path: Path) -> bytes:
 
 def load(app: App) -> None:
     """Import MARKDOWN as a file (typing would turn its CRLF into LF, as text areas do)."""
-    app.settle(lambda: app.browse("guide.md", "text/markdown", MARKDOWN.encode("utf-8")))
+    app.settle(lambda: app.browse("guide.md", MARKDOWN.encode("utf-8"), "text/markdown"))
     app.configure(None, size=300, overlap=0)
 
 
 def set_option(app: App, label: str, value: str) -> None:
     field = next(f for f in FIELDS.values() if f.label == label)
     if field.widget == "checkbox":
-        box = app.page.get_by_label(label, exact=True)
-        if box.is_checked() != (value == "1"):
-            app.settle(box.click)
+        app.set_checked(label, value == "1")
     elif field.widget == "select":
-        select = app.page.get_by_label(label, exact=True)
-        if select.input_value() != value:
-            app.settle(lambda: select.select_option(value))
+        app.select(label, value=value)
     else:
         app.fill(label, value)
 
@@ -133,7 +122,7 @@ def test_download_equals_the_cli_byte_for_byte(
     assert settings.mode == next(n for n, m in MODES.items() if m.label == mode)
     _name, data = app.download("Download JSONL")
     assert data == cli_jsonl(MARKDOWN, settings, tmp_path)
-    rows = app.rows()
+    rows = app.records()
     chunks = analyse(MARKDOWN, settings).chunks
     assert len(rows) == len(chunks) and [r[-1] for r in rows] == [c.text for c in chunks]
     if settings.mode == "markdown":
@@ -185,8 +174,8 @@ def test_a_share_link_restores_every_new_option(app: App) -> None:
         mode="markdown", chunk_size=90, chunk_overlap=10, heading_level=3, breadcrumb=False,
         preset="latex", abbreviations=("sog.",),
     )  # fmt: skip
-    page = app.recorded.open(settings_to_fragment(settings))
-    app.recorded.wait_ready()
+    app.open_link(settings_to_fragment(settings))  # edits the fragment: hashchange
+    page = app.page
     expect(page.get_by_role("radio", name="Markdown structure", exact=True)).to_be_checked()
     expect(page.get_by_label("Split at heading level", exact=True)).to_have_value("3")
     expect(page.get_by_label("Include heading breadcrumb", exact=True)).not_to_be_checked()

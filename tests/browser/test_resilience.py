@@ -1,23 +1,24 @@
-"""Issue 4, section 5 (BAD-INPUT 23 and 24): the page survives its own bugs and fast users.
+"""BAD-INPUT 23 and 24: the page survives its own bugs and fast users.
 
 - Rapid typing (40 characters, no delay between keys; and fast edits of Chunk size) ends
   with panels that match the final input, computed by chunker_py in the test process.
 - An unexpected Python exception (injected by monkeypatching a panel function inside the
-  page's own Pyodide, see WatchedPage.python in conftest.py) shows a short bug line under
-  Chunk readiness, and the next edit works again.
+  page's own Pyodide, see App.python in conftest.py) shows a short bug line under Chunk
+  readiness, offers nothing stale for export, and the next edit works again.
 
 A failed runtime load (BAD-INPUT 22) is covered by test_boot.py.
 """
 
 from __future__ import annotations
 
-import json
+from collections.abc import Iterator
 
+import pytest
 from playwright.sync_api import expect
 
-from chunker_py import Settings, analyse, to_jsonl
+from chunker_py import Settings, analyse
 
-from .conftest import WatchedPage
+from .conftest import App
 
 BASE = "Reset password. Keep backup codes.\n\nBackup codes work once each."
 TYPED = " Store them offline; support can reset 2FA"  # 40+ characters
@@ -43,119 +44,108 @@ _panel.show.__name__
 """
 
 
-def table(w: WatchedPage) -> list[list[str]]:
-    return w.page.evaluate(
-        """() => [...document.querySelectorAll('#records-body tr')].map(
-            (tr) => [...tr.children].filter((td) => !td.classList.contains("damage-cell"))
-                .map((td) => td.textContent))"""
-    )
-
-
 def expected_table(text: str, settings: Settings) -> list[list[str]]:
+    """The records table as the page shows it: plain integers, then the text."""
     result = analyse(text, settings)
     assert result.error is None
     return [
-        [f"{c.index:,}", f"{c.start:,}", f"{c.end:,}", f"{c.length:,}", f"{c.overlap:,}", c.text]
+        [str(c.index), str(c.start), str(c.end), str(c.length), str(c.overlap), c.text]
         for c in result.chunks
     ]
 
 
-def set_small_chunks(w: WatchedPage) -> Settings:
-    for field, value in (("#chunk-overlap", "4"), ("#chunk-size", "18")):
-        w.page.fill(field, value)
-        w.settle()
+def small_chunks(app: App, text: str = BASE) -> Settings:
+    app.configure(text, size=18, overlap=4)
     return Settings(chunk_size=18, chunk_overlap=4)
 
 
-def test_24_rapid_typing_ends_with_panels_for_the_final_text(watched) -> None:
-    p = watched.page
-    settings = set_small_chunks(watched)
-    p.fill("#source-text", BASE)
-    watched.settle()
-    p.focus("#source-text")
-    p.keyboard.press("End")
-    p.keyboard.press("Control+End")
-    p.keyboard.type(TYPED, delay=0)
-    watched.settle()
+def test_24_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
+    settings = small_chunks(app)
+    app.source.click()
+    app.page.keyboard.press("ControlOrMeta+End")
+    app.settle(lambda: app.page.keyboard.type(TYPED, delay=0))
     final = BASE + TYPED
-    assert p.input_value("#source-text") == final
-    assert table(watched) == expected_table(final, settings)
+    assert app.value("Source text") == final
+    assert app.records() == expected_table(final, settings)
     summary = analyse(final, settings).summary
     assert summary is not None
-    expect(p.locator("#figure-chunks")).to_have_text(f"{summary.chunks:,}")
-    expect(p.locator("#figure-repeated")).to_have_text(f"{summary.repeated:,}")
-    titles = p.locator("#preview-list .chunk-title").count()
-    assert titles == summary.chunks
+    expect(app.figure("Chunks")).to_have_text(f"{summary.chunks:,}")
+    expect(app.figure("Repeated")).to_have_text(f"{summary.repeated:,}")
+    assert app.preview() == [c.text for c in analyse(final, settings).chunks]
 
 
-def test_24_rapid_setting_edits_end_with_the_final_settings(watched) -> None:
-    p = watched.page
-    set_small_chunks(watched)
-    p.fill("#source-text", BASE + TYPED)
-    watched.settle()
-    p.focus("#chunk-size")
-    p.keyboard.press("Control+A")
-    p.keyboard.type("2573", delay=0)  # 2, 25, 257, 2573: only the last may be shown
-    p.keyboard.press("Backspace")  # 257
-    watched.settle()
-    assert p.input_value("#chunk-size") == "257"
-    assert table(watched) == expected_table(BASE + TYPED, Settings(chunk_size=257, chunk_overlap=4))
-    assert "size=257&overlap=4" in p.evaluate("() => location.hash")
+def test_24_rapid_setting_edits_end_with_the_final_settings(app: App) -> None:
+    small_chunks(app, BASE + TYPED)
+    size = app.control("Chunk size")
+
+    def keys() -> None:
+        size.click()
+        app.page.keyboard.press("ControlOrMeta+A")
+        app.page.keyboard.type("2573", delay=0)  # 2, 25, 257, 2573: only the last counts
+        app.page.keyboard.press("Backspace")  # 257
+
+    app.settle(keys)
+    assert app.value("Chunk size") == "257"
+    expected = expected_table(BASE + TYPED, Settings(chunk_size=257, chunk_overlap=4))
+    assert app.records() == expected
+    assert "size=257&overlap=4" in app.page.evaluate("() => location.hash")
 
 
-def break_the_next_update(watched, text: str) -> Settings:
-    """Small chunks over BASE, then make the next update raise once while ``text`` is typed;
-    leaves the page showing the bug line (restoring the panel is the caller's `finally`)."""
-    p = watched.page
-    settings = set_small_chunks(watched)
-    p.fill("#source-text", BASE)
-    watched.settle()
-    watched.python(INJECT)
-    p.fill("#source-text", text)
-    p.wait_for_selector('#app[data-state="error"], #app[data-state="ready"]')
-    expect(p.locator("#readiness-status")).to_have_text("Something went wrong")
-    return settings
+@pytest.fixture
+def broken_once(app: App) -> Iterator[Settings]:
+    """Small chunks over BASE; the next update raises once (a bug in the Summary panel)
+    while " changed" is typed. Yields with the bug line shown; restores the panel after."""
+    settings = small_chunks(app)
+    app.python(INJECT)
+    try:
+        app.settle(lambda: app.source.fill(BASE + " changed"), expect_state="error")
+        yield settings
+    finally:
+        app.python(RESTORE)
 
 
-def test_23_unexpected_python_exception_shows_a_bug_line_and_the_next_edit_works(
-    watched,
+def test_23_unexpected_python_exception_shows_a_short_bug_line(
+    app: App, broken_once: Settings
 ) -> None:
-    p = watched.page
-    try:
-        settings = break_the_next_update(watched, BASE + " one")
-        message = p.text_content("#readiness-message") or ""
-        assert message.startswith("Bug: RuntimeError: injected failure for the resilience test.")
-        assert "\n" not in message and len(message) < 300  # a short line, not a traceback
-        assert p.input_value("#source-text") == BASE + " one"  # the user's text is kept
+    expect(app.readiness_status()).to_have_text("Something went wrong")
+    message = app.readiness_message().text_content() or ""
+    assert message.startswith("Bug: RuntimeError: injected failure for the resilience test.")
+    assert "\n" not in message and len(message) < 300  # a short line, not a traceback
+    assert app.value("Source text") == BASE + " changed"  # the user's text is kept
+
+
+def test_23_after_a_bug_no_stale_result_is_shown_or_offered(
+    app: App, broken_once: Settings
+) -> None:
+    """The panels belonged to the previous text: none may still show or export it."""
+    assert app.exports_enabled() == {
+        "Download JSONL": False,
+        "Download CSV": False,
+        "Copy JSONL": False,
+        "Copy CSV": False,
+    }
+    assert app.records() == []
+    assert app.preview() == []
+    assert app.figure("Chunks").text_content() == "—"
+
+
+def test_23_the_next_edit_after_a_bug_works_again(app: App, broken_once: Settings) -> None:
+    app.fill("Source text", BASE + " two")
+    expect(app.readiness_status()).to_have_text("Ready")
+    assert app.records() == expected_table(BASE + " two", broken_once)
+    assert all(app.exports_enabled().values())
+    assert app.page_errors == []
+
+
+def test_the_drivers_settle_fails_when_an_action_fires_no_recompute(app: App) -> None:
+    """Positive control for every settle() above: an edit that fires nothing must not
+    pass as settled (the page is ready before and after, and would fool a naive wait)."""
+    small_chunks(app)
+    with pytest.raises(pytest.fail.Exception, match="no busy -> ready"):
+        app.settle(lambda: None, timeout=2_000)
+    show_whitespace = app.page.get_by_role("checkbox", name="Show whitespace")
+    try:  # a view option: it redraws the preview and recomputes nothing
+        with pytest.raises(pytest.fail.Exception, match="no busy -> ready"):
+            app.settle(show_whitespace.check, timeout=2_000)
     finally:
-        assert watched.python(RESTORE) == "show"
-
-    # The next edit works again.
-    p.fill("#source-text", BASE + " two")
-    watched.settle()
-    expect(p.locator("#readiness-status")).to_have_text("Ready")
-    assert table(watched) == expected_table(BASE + " two", settings)
-    assert watched.page_errors == []
-
-
-def test_23_after_a_bug_no_stale_records_are_offered_for_download(watched, tmp_path) -> None:
-    """While the bug line is shown, the panels belong to an earlier text: exporting them
-    would silently hand out a result that is not the current text's."""
-    p = watched.page
-    try:
-        settings = break_the_next_update(watched, BASE + " changed")
-        if p.is_enabled("#download-jsonl"):
-            with p.expect_download() as info:
-                p.click("#download-jsonl")
-            target = tmp_path / "after-bug.jsonl"
-            info.value.save_as(target)
-            offered = target.read_bytes().decode("utf-8")
-            current = to_jsonl(analyse(BASE + " changed", settings))
-            assert offered == current, (
-                "after a bug, Download JSONL still exports the previous text's records: "
-                + json.dumps(offered.splitlines()[:1])
-            )
-    finally:
-        watched.python(RESTORE)
-        p.fill("#source-text", BASE)
-        watched.settle()
+        show_whitespace.uncheck()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 import zlib
 
 import pytest
@@ -114,23 +113,14 @@ def test_over_the_chunk_limit_is_reported_without_records() -> None:
 
 
 @pytest.mark.parametrize("mode", ["recursive", "fixed"])
-def test_pathological_single_line_is_linear(mode: str) -> None:
-    """20 000 code points, size 10 000, overlap 9 999: the count is exact and the work is
-    proportional to the text, checked by comparing against a text ten times shorter."""
+def test_pathological_single_line_counts_every_window_exactly(mode: str) -> None:
+    """One 20 000-code-point line at size 1 000 / overlap 999: the count is exact. That the
+    work stays linear is measured, not asserted: bench/bench_core.py prints the cost ratio
+    against a text ten times shorter (tests never assert wall-clock times)."""
     settings = Settings(mode=mode, chunk_size=1_000, chunk_overlap=999)
-    small, large = "x" * 2_000, "x" * 20_000
-
-    def cost(text: str) -> float:
-        best = float("inf")
-        for _ in range(3):
-            t0 = time.perf_counter()
-            analyse(text, settings)
-            best = min(best, time.perf_counter() - t0)
-        return best
-
-    assert analyse(large, settings).count == 19_001
-    # quadratic work would be 100x; allow wide noise around the linear 10x
-    assert cost(large) < 40 * cost(small) + 0.05
+    # windows start at 0, 1, ..., 19 000: the last one reaches the end
+    assert analyse("x" * 20_000, settings).count == 19_001
+    assert analyse("x" * 2_000, settings).count == 1_001
 
 
 def test_counting_past_the_limit_matches_building_every_span() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import example, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from chunker_py import (
@@ -44,15 +44,29 @@ def test_spans_are_ordered_slices_inside_the_text(text: str, settings: Settings)
         assert c.text == text[start:end] == text[c.start : c.end]
 
 
-@given(text=any_text, settings=settings_strategy())
+@given(text=any_text, settings=settings_strategy(modes=("recursive",)))
 def test_preserved_recursive_chunks_cover_every_code_point(text: str, settings: Settings) -> None:
-    if settings.mode != "recursive" or settings.trim or not text:
-        return
+    assume(text)
+    settings = settings.replace(edges="preserve")
     spans = split_spans(text, settings)
     covered = set()
     for start, end, _whole, _meta in spans:
         covered.update(range(start, end))
     assert covered == set(range(len(text)))
+
+
+def guide_windows(n: int, c: int, o: int) -> list[tuple[int, int]]:
+    """SPEC.md's fixed windows, walked one by one: window i is [a, min(a + C, N)) with
+    a = (i - 1)(C - O), stopping at the first window that reaches N (no formula shared
+    with the engine's arithmetic count)."""
+    windows: list[tuple[int, int]] = []
+    a = 0
+    while n > 0:
+        windows.append((a, min(a + c, n)))
+        if a + c >= n:
+            break
+        a += c - o
+    return windows
 
 
 @given(text=texts, settings=settings_strategy())
@@ -65,10 +79,9 @@ def test_fixed_window_count_matches_the_formula(text: str, settings: Settings) -
     )
     spans = split_spans(text, fixed)
     n, c, o = len(text), fixed.chunk_size, fixed.chunk_overlap
-    expected = 0 if n == 0 else 1 if n <= c else 1 + -(-(n - c) // (c - o))
-    assert len(spans) == expected == window_count(n, c, o)
-    d = c - o
-    assert [s.start for s in spans] == [(i - 1) * d for i in range(1, expected + 1)]
+    expected = guide_windows(n, c, o)
+    assert [(s.start, s.end) for s in spans] == expected
+    assert len(spans) == window_count(n, c, o)
     for a, b in itertools.pairwise(spans):
         assert a.end - b.start == o  # preserved windows share exactly the requested overlap
     assert all(s.end - s.start == c for s in spans[:-1])
@@ -96,8 +109,8 @@ def test_the_chunk_limit_keeps_counts_exact(text: str, settings: Settings, limit
 @given(text=any_text, settings=settings_strategy())
 def test_summary_figures_follow_the_formula_core(text: str, settings: Settings) -> None:
     result = analyse(text, settings, max_chunks=None)
-    if result.summary is None:
-        return
+    assume(result.summary is not None)
+    assert result.summary is not None
     chunks = result.chunks
     lengths = [c.end - c.start for c in chunks]
     overlaps = [0] + [
@@ -116,8 +129,8 @@ def test_summary_figures_follow_the_formula_core(text: str, settings: Settings) 
 
 @given(text=any_text)
 def test_utf16_offsets_slice_the_same_text(text: str) -> None:
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        return  # lone surrogates are refused by check_document; covered elsewhere
+    # lone surrogates are refused by check_document; test_records covers them in JSONL
+    assume(not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text))
     result = analyse(text, Settings(chunk_size=3, chunk_overlap=1), max_chunks=None)
     units = text.encode("utf-16-le")
     for c in result.chunks:
@@ -126,8 +139,7 @@ def test_utf16_offsets_slice_the_same_text(text: str) -> None:
 
 @given(text=any_text)
 def test_lines_and_columns_locate_chunk_edges(text: str) -> None:
-    if any(0xD800 <= ord(ch) <= 0xDFFF for ch in text):
-        return
+    assume(not any(0xD800 <= ord(ch) <= 0xDFFF for ch in text))
     result = analyse(text, Settings(chunk_size=4, chunk_overlap=1), max_chunks=None)
     lines = text.replace("\r\n", "\n").replace("\r", "\n")
     # map positions in the original to (line, column) by walking it once
@@ -151,11 +163,37 @@ def test_lines_and_columns_locate_chunk_edges(text: str) -> None:
         assert (c.end_line, c.end_column) == where[c.end - 1]
 
 
-@given(text=any_text, settings=settings_strategy(), first=st.integers(0, 8), size=st.integers(0, 8))
+@given(
+    text=any_text,
+    settings=settings_strategy(),
+    first=st.integers(0, 8),
+    size=st.integers(0, 8),
+    earlier=st.integers(0, 8),
+)
+@example(text="a b c d e f", settings=Settings(chunk_size=1, chunk_overlap=0), first=2, size=3,
+         earlier=1)  # fmt: skip
 def test_a_window_of_records_equals_the_same_slice_of_all(
-    text: str, settings: Settings, first: int, size: int
+    text: str, settings: Settings, first: int, size: int, earlier: int
 ) -> None:
+    """Views ask for growing windows: the cached prefix is extended, never rebuilt or
+    duplicated. The reference is a separate Analysis whose records are built in one go."""
+    reference = analyse(text, settings, max_chunks=None).chunks
     result = analyse(text, settings, max_chunks=None)
-    window = result.chunk_window(first, first + size)  # built on its own
-    assert window == result.chunks[first : first + size]
-    assert result.chunk_window(first, first + size) == window  # and from the cache
+    assert result.chunk_window(0, earlier) == reference[:earlier]  # builds a short prefix
+    window = result.chunk_window(first, first + size)  # extends it
+    assert window == reference[first : first + size]
+    assert result.chunk_window(0, len(reference) + 1) == reference  # extends it to the end
+    assert [c.index for c in result.chunk_window(0, len(reference))] == list(range(len(reference)))
+
+
+def test_the_engines_whitespace_runs_are_exactly_str_isspace() -> None:
+    """Trimming scans with str.isspace() and indexes long runs with a regex: both must
+    agree on every code point, or a long run would be trimmed differently from a short one."""
+    from chunker_py._engine import _WHITESPACE_RUN
+
+    differ = [
+        f"U+{cp:04X}"
+        for cp in range(0x110000)
+        if (_WHITESPACE_RUN.fullmatch(chr(cp)) is not None) != chr(cp).isspace()
+    ]
+    assert differ == []

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from chunker_py import DEFAULT_SEPARATORS, ChunkerError, SettingError, Settings, parse_settings
@@ -15,9 +17,12 @@ def test_defaults_are_the_guides() -> None:
     assert parse_settings({}) == s
 
 
-@pytest.mark.parametrize("size", ["1", "10000", " 42 ", 1, 10_000])
-def test_chunk_size_accepts_its_range(size: object) -> None:
-    assert 1 <= parse_settings({"chunk_size": size, "chunk_overlap": "0"}).chunk_size <= 10_000
+@pytest.mark.parametrize(
+    ("size", "parsed"),
+    [("1", 1), ("10000", 10_000), (" 42 ", 42), ("007", 7), (1, 1), (10_000, 10_000)],
+)
+def test_chunk_size_accepts_its_range(size: object, parsed: int) -> None:
+    assert parse_settings({"chunk_size": size, "chunk_overlap": "0"}).chunk_size == parsed
 
 
 @pytest.mark.parametrize(
@@ -90,7 +95,13 @@ def test_regex_looking_separators_are_matched_literally() -> None:
     "name", ["</script><img src=x onerror=alert(1)>", "javascript:alert(1)", "\u202eevil", "../x"]
 )
 def test_hostile_source_names_are_plain_labels(name: str) -> None:
-    assert Settings(source_name=name).source_name == name
+    """Parsed as the page and the CLI parse it, and carried into the records unchanged."""
+    from chunker_py import analyse, to_jsonl
+
+    parsed = parse_settings({"source_name": name})
+    assert parsed.source_name == name
+    record = json.loads(to_jsonl(analyse("Some text.", parsed)).splitlines()[0])
+    assert (record["source"], record["id"]) == (name, f"{name}#0")
 
 
 @pytest.mark.parametrize("name", ["a\nb", "a\rb", "tab\there", "x" * 201, "\x00"])
@@ -101,7 +112,8 @@ def test_source_name_refuses_controls_and_length(name: str) -> None:
 
 
 def test_source_name_accepts_200_code_points() -> None:
-    assert len(Settings(source_name="😀" * 200).source_name) == 200
+    name = "😀" * 200  # 400 UTF-16 units: the limit counts code points
+    assert parse_settings({"source_name": name}).source_name == name
 
 
 def test_every_setting_error_is_a_chunker_error_and_a_value_error() -> None:
