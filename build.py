@@ -14,7 +14,14 @@ Layout of dist/ (every URL below is relative to index.html):
         pyscript.json               change gets a new folder name, so no browser can reuse
         app/*.py                    a stale copy (the server also sends no-cache)
         static files (css, js, txt)
-        wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py
+        interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
+                                    (or normally when it is unusable), unpacks the zips
+        snapshot-<key>.bin.gz       the start-up memory snapshot, made here with Node's
+                                    Pyodide; <key> = runtime + Python code + recipe
+        lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
+                                    panel modules): lib.zip holds what the snapshot holds
+        wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py (not loaded at
+                                    start-up; for download and micropip users)
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
         pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
         micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
@@ -376,6 +383,12 @@ def pyscript_modules(dist_folder: Path) -> list[str]:
     return sorted(seen)
 
 
+def pyscript_core_chunks(folder: Path) -> list[str]:
+    """The chunks core.js imports statically (preloaded by index.html: no waterfall)."""
+    core = (folder / "core.js").read_text("utf-8")
+    return sorted(set(re.findall(r"""\bfrom\s*["']\./([^"']+)["']""", core)))
+
+
 def vendor_pyodide(target_root: Path) -> str:
     source, version = npm_package("pyodide")
     folder = f"pyodide-{version}"
@@ -493,8 +506,248 @@ def pyodide_python_version() -> str:
     return ".".join(lock["info"]["python"].split(".")[:2])
 
 
-def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, bytes]:
-    """The content-addressed part of the site, keyed by path inside build-<hash>/."""
+PYTHON_BUNDLE = "py.zip"
+
+
+def reproducible_zip(members: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip of (name, data) pairs with fixed dates and modes, so equal input gives equal bytes."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members:
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, data)
+    return buffer.getvalue()
+
+
+def python_bundle(python_version: str) -> bytes:
+    """Every Python file the page imports except app/main.py, as one zip for the
+    interpreter's working directory (on sys.path): the runtime dependencies (see
+    dependency_bundle), chunker_py and the app's panel modules. One request, no micropip."""
+    members: dict[str, bytes] = {}
+    if runtime_requirements():
+        with zipfile.ZipFile(io.BytesIO(dependency_bundle(python_version))) as deps:
+            members.update((name, deps.read(name)) for name in deps.namelist())
+    package = ROOT / "chunker_py"
+    for path in package_sources(package):
+        members[path.relative_to(package.parent).as_posix()] = path.read_bytes()
+    for path in sorted((ROOT / "app").glob("*.py")):
+        if path.name != "main.py":
+            members[path.name] = path.read_bytes()
+    return reproducible_zip(sorted(members.items()))
+
+
+def top_level_modules(bundle: bytes) -> list[str]:
+    """The importable top-level names in a bundle: packages (with __init__.py) and modules."""
+    names = set()
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        for member in archive.namelist():
+            parts = member.split("/")
+            if len(parts) == 1 and member.endswith(".py"):
+                names.add(member[:-3])
+            elif len(parts) == 2 and parts[1] == "__init__.py":
+                names.add(parts[0])
+    return sorted(names)
+
+
+# ---------------------------------------------------------------- start-up snapshot
+#
+# A Pyodide memory snapshot is the wasm heap after Python has started and imported the
+# page's modules; booting from it skips both (see ../shared/RUNTIME-NOTES.md, "Memory
+# snapshots"). It is made here with Node's Pyodide from node_modules (the same files the
+# page vendors), after unpacking py.zip as the page does and importing every module in it
+# that imports without a page (the app's panel modules need `pyscript`, so they stay out).
+# Pyodide refuses a snapshot from another build of itself; the page also refuses one whose
+# key differs from the key in its interpreter.js, and then boots normally.
+
+SNAPSHOT_MAKER = r"""
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+const config = JSON.parse(process.argv[1]);
+const { loadPyodide } = await import(pathToFileURL(config.pyodide + "/pyodide.mjs").href);
+const pyodide = await loadPyodide({ _makeSnapshot: true, indexURL: config.pyodide + "/" });
+const bundle = new Uint8Array(fs.readFileSync(config.bundle));
+pyodide.unpackArchive(bundle, "zip", { extractDir: config.home });
+pyodide.globals.set("snapshot_config", JSON.stringify(config));
+let report;
+try {
+  report = pyodide.runPython(config.code);
+} catch (error) {
+  console.error(error.message); // the Python traceback, without the minified source line
+  process.exit(1);
+}
+fs.writeFileSync(config.out, pyodide.makeMemorySnapshot());
+process.stdout.write(report);
+"""
+
+# Runs inside that Node Pyodide. Imports every top-level module of py.zip and all of its
+# submodules (pkgutil.walk_packages; `__main__` modules would run a CLI). Those in
+# `required` must import completely; others (modules that need the page, submodules that
+# need an optional dependency) are skipped and reported. The key is left in `sys` for the
+# page to check after restoring.
+SNAPSHOT_IMPORTS = r"""
+import importlib, json, pkgutil, sys
+
+def import_tree(name, imported, skipped):
+    try:
+        module = importlib.import_module(name)
+    except Exception as error:
+        skipped.append(f"{name} ({type(error).__name__}: {error})")
+        return False
+    imported.append(name)
+    for info in pkgutil.walk_packages(
+        getattr(module, "__path__", []), name + ".", onerror=lambda n: skipped.append(n)
+    ):
+        if info.name.rsplit(".", 1)[-1] == "__main__":
+            continue
+        try:
+            importlib.import_module(info.name)
+            imported.append(info.name)
+        except Exception as error:
+            skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+    return True
+
+imported, skipped = [], []
+config = json.loads(snapshot_config)
+for name in config["modules"]:
+    before = len(skipped)
+    ok = import_tree(name, imported, skipped)
+    if name in config["required"] and (not ok or len(skipped) > before):
+        raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+sys._chunk_inspector_snapshot = config["key"]
+json.dumps({"imported": imported, "skipped": skipped})
+"""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    key: str  # hex digest of everything the snapshot was made from
+    data: bytes  # gzip-compressed snapshot
+    complete: tuple[str, ...]  # top-level modules it holds with every submodule imported
+
+
+def snapshot_name(key: str) -> str:
+    # boot.js treats files named snapshot-* as optional: a 404 is a fallback, not a failure.
+    return f"snapshot-{key}.bin.gz"
+
+
+def snapshot_required_modules() -> list[str]:
+    """Modules that must be in the snapshot whole: chunker_py and the top-level packages
+    of its runtime dependencies."""
+    deps = dependency_bundle(pyodide_python_version()) if runtime_requirements() else b""
+    return ["chunker_py", *(top_level_modules(deps) if deps else [])]
+
+
+def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
+    """The runtime (every Pyodide file the snapshot depends on) plus the code and recipe."""
+    source, version = npm_package("pyodide")
+    digest = hashlib.sha256(f"pyodide {version}\n".encode())
+    for name in PYODIDE_FILES:
+        digest.update(f"{name} {sha256_hex((source / name).read_bytes())}\n".encode())
+    digest.update(f"bundle {sha256_hex(bundle)}\n".encode())
+    recipe = json.dumps([SNAPSHOT_MAKER, SNAPSHOT_IMPORTS, modules, required])
+    digest.update(recipe.encode())
+    return digest.hexdigest()[:20]
+
+
+def make_snapshot(
+    bundle: bytes, key: str, modules: list[str], required: list[str]
+) -> tuple[bytes, dict[str, list[str]]]:
+    """Run SNAPSHOT_MAKER under Node; return the raw snapshot and its import report."""
+    source, _version = npm_package("pyodide")
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle_path = Path(tmp) / PYTHON_BUNDLE
+        bundle_path.write_bytes(bundle)
+        out = Path(tmp) / "snapshot.bin"
+        config = {
+            "pyodide": str(source),
+            "bundle": str(bundle_path),
+            "out": str(out),
+            "home": "/home/pyodide",  # Pyodide's working directory, as in the page
+            "code": SNAPSHOT_IMPORTS,
+            "modules": modules,
+            "required": required,
+            "key": key,
+        }
+        result = subprocess.run(
+            ["node", "--input-type=module", "-e", SNAPSHOT_MAKER, json.dumps(config)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        if result.returncode != 0:
+            raise SystemExit(f"making the start-up snapshot failed:\n{result.stderr[-4000:]}")
+        report = json.loads(result.stdout)
+        log(f"snapshot: imported {len(report['imported'])} modules")
+        for skipped in report["skipped"]:
+            log(f"snapshot: left out {skipped}")
+        return out.read_bytes(), report
+
+
+def snapshot_for(bundle: bytes) -> Snapshot:
+    """The snapshot for this bundle and runtime, from .cache/snapshots/ or made now."""
+    modules = top_level_modules(bundle)
+    required = snapshot_required_modules()
+    key = snapshot_key(bundle, modules, required)
+    cached = CACHE / "snapshots" / snapshot_name(key)
+    report_file = cached.with_name(f"snapshot-{key}.json")
+    if not (cached.is_file() and report_file.is_file()):
+        log("making the start-up snapshot (Node's Pyodide)")
+        raw, report = make_snapshot(bundle, key, modules, required)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        # ~7 MB each: keep the few newest (a branch switch back and forth stays cheap).
+        older = sorted(cached.parent.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
+        for old in older[:-3]:
+            old.unlink()
+            old.with_name(old.name.replace(".bin.gz", ".json")).unlink(missing_ok=True)
+        report_file.write_text(json.dumps(report), "utf-8")
+        partial = cached.with_suffix(".tmp")
+        partial.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
+        partial.rename(cached)
+    report = json.loads(report_file.read_text("utf-8"))
+    return Snapshot(key, cached.read_bytes(), complete_modules(modules, report))
+
+
+def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[str, ...]:
+    """Those of `modules` that imported, with no submodule left out."""
+    skipped = {entry.split(" ", 1)[0] for entry in report["skipped"]}
+    imported = set(report["imported"])
+    return tuple(
+        name
+        for name in modules
+        if name in imported and not any(s == name or s.startswith(name + ".") for s in skipped)
+    )
+
+
+def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:
+    """py.zip as (lib.zip, app.zip): the files of modules the snapshot holds whole (and the
+    .dist-info folders), which a page booted from it never imports, and all the others."""
+    held = set(in_snapshot)
+    lib, app = [], []
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        for name in archive.namelist():
+            top = name.split("/", 1)[0].removesuffix(".py")
+            side = lib if top in held or top.endswith(".dist-info") else app
+            side.append((name, archive.read(name)))
+    return reproducible_zip(lib), reproducible_zip(app)
+
+
+def interpreter_module(template: bytes, settings: dict[str, str]) -> bytes:
+    """static/interpreter.js with its build settings (URLs relative to it, the key) filled in."""
+    marker = b"/* build.py fills this in */ {}"
+    if template.count(marker) != 1:
+        raise SystemExit("static/interpreter.js: expected one '/* build.py fills this in */ {}'")
+    return template.replace(marker, json.dumps(settings, sort_keys=True).encode())
+
+
+def own_files(
+    wheel_name: str, wheel: bytes, vendored: Vendored, bundle: bytes, snapshot: Snapshot
+) -> dict[str, bytes]:
+    """The content-addressed part of the site, keyed by path inside build-<hash>/.
+
+    pyscript.json names the interpreter as ``./{{build}}/interpreter.js``: the build folder's
+    name is this dict's hash, so build() fills it in after hashing (and adds the snapshot)."""
     files: dict[str, bytes] = {}
     app_modules = sorted((ROOT / "app").glob("*.py"))
     for path in app_modules:
@@ -504,15 +757,28 @@ def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, by
         relative = path.relative_to(static)
         if path.is_file() and relative.parts[0] != "vendor" and "__pycache__" not in relative.parts:
             files[relative.as_posix()] = path.read_bytes()
+    # Not used at start-up any more (see py.zip); kept for download and micropip users.
     files[f"wheels/{wheel_name}"] = wheel
-    if runtime_requirements():
-        files["deps.zip"] = dependency_bundle(pyodide_python_version())
+    # Every page unpacks app.zip; only a page that could not use the snapshot needs lib.zip.
+    files["lib.zip"], files["app.zip"] = split_bundle(bundle, snapshot.complete)
+    files["interpreter.js"] = interpreter_module(
+        files["interpreter.js"],
+        {
+            # Relative to interpreter.js, which sits in static/build-<hash>/.
+            "pyodide": "../" + vendored.pyodide.removeprefix("static/").rsplit("/", 1)[0] + "/",
+            "app": "./app.zip",
+            "lib": "./lib.zip",
+            "snapshot": f"./{snapshot_name(snapshot.key)}",
+            "key": snapshot.key,
+        },
+    )
 
     config: dict[str, Any] = {
-        # Relative to the page (PyScript resolves `interpreter` against location.href).
-        "interpreter": f"./{vendored.pyodide}",
-        # Relative to this config file: installed by micropip from the local wheel.
-        "packages": [f"./wheels/{wheel_name}"],
+        # Relative to the page (PyScript resolves `interpreter` against location.href). The
+        # wrapper boots Pyodide from the memory snapshot, or normally when it is unusable,
+        # and unpacks py.zip itself: no `packages`, so micropip stays off the start-up path
+        # (it is still vendored: `await pyodide_js.loadPackage("micropip")` works offline).
+        "interpreter": "./{{build}}/interpreter.js",
         # Only the error banner is wanted; the editor, terminal, game and donkey plugins
         # would each cost a request at boot.
         "plugins": [
@@ -524,15 +790,6 @@ def own_files(wheel_name: str, wheel: bytes, vendored: Vendored) -> dict[str, by
             "!py-terminal",
         ],
     }
-    # app/main.py is the <script type="py"> source; its siblings are written beside the
-    # interpreter's working directory so that main.py can `import panel_module`.
-    siblings = {
-        f"./app/{path.name}": f"./{path.name}" for path in app_modules if path.name != "main.py"
-    }
-    if "deps.zip" in files:
-        siblings = {"./deps.zip": "./*", **siblings}
-    if siblings:
-        config["files"] = siblings
     files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
     return files
 
@@ -588,8 +845,14 @@ def build(dist: Path = DIST) -> Site:
 
     vendored = vendor_runtime(staging)
     wheel_name, wheel = build_wheel()
-    files = own_files(wheel_name, wheel, vendored)
+    bundle = python_bundle(pyodide_python_version())
+    snapshot = snapshot_for(bundle)
+    files = own_files(wheel_name, wheel, vendored, bundle, snapshot)
     build_dir = f"static/build-{content_hash(files)}"
+    files["pyscript.json"] = files["pyscript.json"].replace(b"{{build}}", build_dir.encode())
+    # The snapshot is named by its key (which interpreter.js holds, so the hash covers it)
+    # and kept out of the hash itself: it is not byte-reproducible across machines.
+    files[snapshot_name(snapshot.key)] = snapshot.data
     for name, data in files.items():
         target = staging / build_dir / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -602,6 +865,10 @@ def build(dist: Path = DIST) -> Site:
         "pyodide": vendored.pyodide.rsplit("/", 1)[0],
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
+        "snapshot": f"{build_dir}/{snapshot_name(snapshot.key)}",
+        "pyscript_chunk": vendored.pyscript
+        + "/"
+        + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],
     }
     index = render_index((ROOT / "index.html").read_text("utf-8"), values)
     (staging / "index.html").write_text(index, "utf-8")

@@ -8,20 +8,32 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+import theme
 from dom import by_id, number, set_text
 from pyscript import window
 
 from chunker_py import MAX_CHUNKS, Row, Tradeoff
 
 _last: str | None = None
+_scheme = ""  # the colour scheme it was drawn in
+_shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
+
+
+def redraw() -> None:
+    """The colour scheme changed: draw again with the new colours."""
+    global _last
+    _last = None
+    show(*_shown)
 
 
 def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
-    global _last
+    global _last, _scheme, _shown
+    _shown = (tradeoffs, current)
+    c = theme.colours()
     key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
-    if key == _last:
+    if key == _last and c["name"] == _scheme:
         return
-    _last = key
+    _last, _scheme = key, c["name"]
     _describe(tradeoffs, current)
     chart = by_id("tradeoff-chart")
     chart.hidden = not tradeoffs
@@ -32,7 +44,7 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
               for t in tradeoffs]  # fmt: skip
     counts = [t.count for t in tradeoffs]
     colours = [
-        "#b3261e" if t.count > MAX_CHUNKS else "#1f5fa8" if t.size == current else "#8fb3da"
+        c["over"] if t.count > MAX_CHUNKS else c["current"] if t.size == current else c["bar"]
         for t in tradeoffs
     ]
     top = max(counts) if counts else 0
@@ -52,29 +64,34 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
     layout: dict[str, object] = {
         "margin": {"l": 56, "r": 16, "t": 28, "b": 48},
         "height": 260,
-        "xaxis": {"title": {"text": "Chunk size (code points)"}, "type": "category"},
+        "xaxis": {
+            **theme.axis_style(c),
+            "title": {"text": "Chunk size (code points)"},
+            "type": "category",
+        },
         "yaxis": {
+            **theme.axis_style(c),
             "title": {"text": "Chunks"},
             "rangemode": "tozero",
             "range": [0, max(top, MAX_CHUNKS if show_limit else top, 1) * 1.18],
         },
         "paper_bgcolor": "rgba(0,0,0,0)",
         "plot_bgcolor": "rgba(0,0,0,0)",
-        "font": {"family": "system-ui, sans-serif", "size": 12},
+        "font": {"family": "system-ui, sans-serif", "size": 12, "color": c["ink"]},
         "showlegend": False,
     }
     if show_limit:
         layout["shapes"] = [
             {
                 "type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": MAX_CHUNKS,
-                "y1": MAX_CHUNKS, "line": {"color": "#b3261e", "dash": "dash", "width": 1.5},
+                "y1": MAX_CHUNKS, "line": {"color": c["over"], "dash": "dash", "width": 1.5},
             }
         ]  # fmt: skip
         layout["annotations"] = [
             {
                 "xref": "paper", "x": 0, "y": MAX_CHUNKS, "xanchor": "left",
                 "yanchor": "bottom", "text": "2,000-chunk limit", "showarrow": False,
-                "font": {"color": "#b3261e"}, "bgcolor": "rgba(255,255,255,0.9)",
+                "font": {"color": c["over"]}, "bgcolor": c["label_bg"],
             }
         ]  # fmt: skip
     config = {"displayModeBar": False, "responsive": True}

@@ -12,9 +12,13 @@ from collections.abc import Callable
 
 import chart
 import damage as damage_panel
+import histogram
 import readiness
 import settings
 import summary
+import theme
+from chunkmap import ChunkMap
+from copycode import CopyCode
 from dom import after_paint, before_next_frame, by_id, on
 from export import Export
 from preview import Preview
@@ -44,6 +48,9 @@ class Page:
         self.preview = Preview()
         self.export = Export()
         self.records = Records()
+        # issue 11: chunk map and copy as code
+        self.chunk_map = ChunkMap(self.records, self.preview)
+        self.copy_code = CopyCode()
         self.pending = False
         self.link_notes: list[str] = []
         # Every update gets a number; work scheduled after the paint runs only if no
@@ -61,6 +68,10 @@ class Page:
         self.records.wire()
         self.export.wire()
         on(by_id("damaged-only"), "change", lambda _event: self._filter_damaged())
+        # issue 11: chunk map, copy as code, charts follow the colour scheme
+        self.chunk_map.wire()
+        self.copy_code.wire()
+        theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         self.update()
@@ -129,6 +140,7 @@ class Page:
         if by_id("damaged-only").checked and found is not None:
             self._set_only(damage_panel.damaged_indices(found))
         damage_panel.mark(result, found)
+        self.chunk_map.mark_damage(found)  # issue 11
         damage_panel.pending(False)
         self.root.dataset.damage = "ready"
 
@@ -164,7 +176,8 @@ class Page:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
         for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
-                      lambda: self.records.show(None), lambda: chart.show((), None)):  # fmt: skip
+                      lambda: self.records.show(None), lambda: chart.show((), None),
+                      lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -207,6 +220,10 @@ class Page:
         self.records.show(result)
         chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None)
         self.export.show(result)
+        # issue 11: chunk map, sizes histogram, copy as code
+        self.chunk_map.show(result)
+        histogram.show(result)
+        self.copy_code.show(chosen)
         self.root.dataset.damage = "pending"
         self.root.dataset.comparison = "pending"
         self._later(result)

@@ -1,27 +1,45 @@
 """Boot cost of the page against bare Pyodide, cold and warm, in headless Debian Chromium.
 
-    python bench/bench_boot.py [--runs 5]
+    python bench/bench_boot.py [--runs 5] [--settle 5000] [--http-gzip]
 
-"bare" is a minimal page that imports the vendored pyodide.mjs, calls loadPyodide() and
-runs 1+1; "page" is the built index.html until #app[data-state=ready]. Both are served by
-build.make_server (same headers, same CSP) from a temporary copy of the built site. Cold
-= a fresh browser profile (empty HTTP cache); warm = a second load in that profile. The
-time is performance.now() in the page at the end, i.e. from navigation start. Runs
-alternate between the two pages so that machine load affects both alike; the ratio
-page/bare is the figure to compare across machines. Results: bench/results/boot.json.
+Pages, all served by build.make_server (same headers, same CSP) from one temporary build:
+
+    bare         a minimal page: import the vendored pyodide.mjs, loadPyodide(), runPython("1+1")
+    snapshot     the built page (boots from the start-up snapshot), until #app is "ready"
+    no-snapshot  a copy of the page without the snapshot file: the fallback, a normal boot
+    http-gzip    (--http-gzip) the snapshot uncompressed in the page's eyes, sent with
+                 Content-Encoding: gzip (the browser inflates it off the main thread)
+                 instead of a .gz file inflated by DecompressionStream in the page
+
+Cold = a fresh browser profile (empty HTTP cache); warm = a second load in that profile
+after the first has stayed open ``--settle`` ms (a returning visitor: V8 writes its
+compiled-wasm cache a few seconds after a load, so a warm load straight after a cold one
+measures a cache that real visitors have). The time is performance.now() in the page when
+it is done, i.e. from navigation start. Runs alternate between the pages so that machine
+load affects all alike; the ratios to bare are the figures to compare across machines.
+
+Bytes: the files a cold load requested, raw (as build.make_server sends them) and as a
+gzip-compressing host would send them (each response gzip -6, already-gzipped files as
+they are). Results: bench/results/boot.json.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
+import http.server
 import json
+import shutil
 import statistics
 import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -57,26 +75,34 @@ new MutationObserver((_, observer) => {
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 """
 
-
-def transferred_bytes(page) -> int:
-    return page.evaluate(
-        "performance.getEntriesByType('resource').reduce((n, e) => n + e.transferSize, 0)"
-        " + performance.getEntriesByType('navigation')[0].transferSize"
-    )
+# name -> path below the server root
+PAGES = {"bare": "bare.html", "snapshot": "", "no-snapshot": "no-snapshot/"}
+HTTP_GZIP = "http-gzip/"
 
 
-def boot_once(context, url: str) -> tuple[float, int]:
+def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, Any]:
     page = context.new_page()
     page.goto(url)
     # wait_for_selector, not wait_for_function: the page's CSP refuses Playwright's eval.
     page.wait_for_selector("html[data-booted]", state="attached", timeout=120_000)
     ms = page.evaluate("window.__bootMs")
-    size = transferred_bytes(page)
+    path = page.evaluate("document.getElementById('app')?.dataset.boot ?? null")
+    if settle_ms:
+        page.wait_for_timeout(settle_ms)
+    resources = page.evaluate(
+        "[location.href, ...performance.getEntriesByType('resource')"
+        ".filter((e) => e.responseStatus === 200).map((e) => e.name)]"
+    )
+    # static/interpreter.js's marks (ci:*): where the boot's time went
+    marks = page.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark')"
+        ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
+    )
     page.close()
-    return ms, size
+    return {"ms": ms, "boot": path, "urls": resources, "marks": marks}
 
 
-def measure(driver: Playwright, url: str) -> dict[str, float]:
+def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
     # A persistent profile has a disk cache, like a real browser; an incognito context's
     # memory cache is too small to keep the 9.6 MB pyodide.asm.wasm, so "warm" would
     # download it again.
@@ -84,86 +110,206 @@ def measure(driver: Playwright, url: str) -> dict[str, float]:
         context = driver.chromium.launch_persistent_context(
             profile, executable_path=build.CHROMIUM, args=ARGS, headless=True
         )
-        return measure_in(context, url)
+        context.add_init_script(READY_PROBE)
+        cold = boot_once(context, url, settle_ms)
+        warm = boot_once(context, url, 0)
+        context.close()
+    return {
+        "cold": cold["ms"],
+        "warm": warm["ms"],
+        "boot": cold["boot"],
+        "urls": cold["urls"],
+        "marks_cold": cold["marks"],
+        "marks_warm": warm["marks"],
+    }
 
 
-def measure_in(context: BrowserContext, url: str) -> dict[str, float]:
-    context.add_init_script(READY_PROBE)
-    cold, cold_bytes = boot_once(context, url)
-    warm, warm_bytes = boot_once(context, url)
-    context.close()
-    return {"cold": cold, "warm": warm, "cold_bytes": cold_bytes, "warm_bytes": warm_bytes}
+class GzipSnapshotHandler(build.SiteHandler):
+    """Serves snapshot-*.bin from the .bin.gz beside it with Content-Encoding: gzip."""
+
+    def send_head(self) -> Any:
+        path = Path(self.translate_path(self.path))
+        packed = path.with_name(path.name + ".gz")
+        if not (path.name.startswith("snapshot-") and path.suffix == ".bin" and packed.is_file()):
+            return super().send_head()
+        data = packed.read_bytes()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        return _Body(data)
+
+
+class _Body:
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def read(self, _size: int = -1) -> bytes:
+        data, self.data = self.data, b""
+        return data
+
+    def close(self) -> None:
+        pass
+
+
+def add_variants(site: build.Site, http_gzip: bool) -> None:
+    """no-snapshot/ (and http-gzip/): copies of the built page, beside it."""
+    skip = {"no-snapshot", "http-gzip"}  # and bench_page.py's what-if copies, v-*
+    top = [p for p in site.root.iterdir() if p.name not in skip and not p.name.startswith("v-")]
+    copies = ["no-snapshot"] + (["http-gzip"] if http_gzip else [])
+    for name in copies:
+        target = site.root / name
+        target.mkdir()
+        for item in top:
+            if item.is_dir():
+                shutil.copytree(item, target / item.name)
+            else:
+                shutil.copy2(item, target / item.name)
+    (snapshot,) = (site.root / "no-snapshot" / site.build).glob("snapshot-*.bin.gz")
+    snapshot.unlink()
+    if http_gzip:
+        build_dir = site.root / "http-gzip" / site.build
+        (packed,) = build_dir.glob("snapshot-*.bin.gz")
+        plain = packed.name.removesuffix(".gz")
+        for file in (build_dir / "interpreter.js", site.root / "http-gzip" / "index.html"):
+            text = file.read_text("utf-8")
+            assert packed.name in text, f"{file} no longer names {packed.name}"
+            file.write_text(text.replace(packed.name, plain), "utf-8")
+
+
+@dataclass(frozen=True)
+class Served:
+    url: str  # "http://127.0.0.1:PORT/"
+    root: Path
 
 
 @contextmanager
-def served_site(prepare: Callable[[build.Site], None] | None = None) -> Iterator[str]:
-    """Build the site (plus bare.html) into a temporary folder, serve it, yield its base URL.
-
-    ``prepare`` may alter the temporary copy before serving (bench_page.py's profiling)."""
+def served_site(
+    prepare: Callable[[build.Site], None] | None = None, http_gzip: bool = False
+) -> Iterator[Served]:
+    """Build the site (plus bare.html and the variant copies) into a temporary folder and
+    serve it. ``prepare`` may alter the built site before the copies are made."""
     with tempfile.TemporaryDirectory() as tmp:
         site = build.build(Path(tmp) / "dist")
         (site.root / "bare.html").write_text(BARE_HTML)
         (site.root / "bare.js").write_text(BARE_JS % site.vendored.pyodide)
         if prepare is not None:
             prepare(site)
-        server = build.make_server(site.root, 0)
+        add_variants(site, http_gzip)
+        server = http.server.ThreadingHTTPServer(
+            ("127.0.0.1", 0),
+            lambda *a, **k: GzipSnapshotHandler(*a, directory=str(site.root), **k),
+        )
+        server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/"
+            yield Served(f"http://127.0.0.1:{server.server_address[1]}/", site.root)
         finally:
             server.shutdown()
             server.server_close()
 
 
-def boot_runs(driver: Playwright, base: str, runs: int) -> dict[str, list[dict[str, float]]]:
-    """``runs`` cold+warm samples of each page, alternating bare and page."""
-    samples: dict[str, list[dict[str, float]]] = {"bare": [], "page": []}
-    measure(driver, base + "bare.html")  # let the OS file cache settle first
+def wire_bytes(root: Path, base: str, urls: list[str]) -> dict[str, int]:
+    """Bytes of the requested files: raw, and gzip -6 per response (.gz files as they are;
+    a snapshot-*.bin served by GzipSnapshotHandler is counted as its .gz)."""
+    raw = packed = 0
+    for url in dict.fromkeys(urls):
+        path = unquote(urlsplit(url).path).lstrip("/")
+        file = root / (path + "index.html" if path.endswith("/") or not path else path)
+        if not file.is_file() and (gz := file.with_name(file.name + ".gz")).is_file():
+            size = gz.stat().st_size
+            raw, packed = raw + size, packed + size
+            continue
+        if not file.is_file() or not url.startswith(base):
+            continue
+        data = file.read_bytes()
+        raw += len(data)
+        packed += len(data) if file.suffix == ".gz" else len(gzip.compress(data, 6))
+    return {"raw": raw, "gzip": packed}
+
+
+def boot_runs(
+    driver: Playwright,
+    served: Served,
+    runs: int,
+    settle_ms: int = 5000,
+    pages: dict[str, str] | None = None,
+) -> dict[str, list[dict[str, Any]]]:
+    """``runs`` cold+warm samples of each page, the pages alternating within each run."""
+    pages = pages or PAGES
+    samples: dict[str, list[dict[str, Any]]] = {name: [] for name in pages}
+    measure(driver, served.url + "bare.html", 0)  # let the OS file cache settle first
     for run in range(runs):
-        for name, path in (("bare", "bare.html"), ("page", "")):
-            sample = measure(driver, base + path)
+        for name, path in pages.items():
+            sample = measure(driver, served.url + path, settle_ms)
+            sample.update(wire_bytes(served.root, served.url, sample.pop("urls")))
             samples[name].append(sample)
             print(
-                f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, warm {sample['warm']:.0f} ms",
+                f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, "
+                f"warm {sample['warm']:.0f} ms ({sample['boot'] or 'bare'})",
                 file=sys.stderr,
             )
     return samples
 
 
-def summarise(samples: dict[str, list[dict[str, float]]]) -> dict:
-    """Medians per page and the page/bare ratios."""
-    summary: dict = {
-        name: {
-            key: statistics.median(s[key] for s in runs)
-            for key in ("cold", "warm", "cold_bytes", "warm_bytes")
+def summarise(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Medians per page and each page's ratio to bare."""
+    summary: dict[str, Any] = {}
+    for name, runs in samples.items():
+        summary[name] = {
+            key: statistics.median(s[key] for s in runs) for key in ("cold", "warm", "raw", "gzip")
         }
-        for name, runs in samples.items()
-    }
-    for kind in ("cold", "warm"):
-        summary[f"ratio_{kind}"] = summary["page"][kind] / summary["bare"][kind]
+        summary[name]["boot"] = sorted({str(s["boot"]) for s in runs})
+        for kind in ("cold", "warm"):
+            marks = [s[f"marks_{kind}"] for s in runs]
+            names = sorted({n for m in marks for n in m}, key=lambda n: marks[0].get(n, 0))
+            summary[name][f"marks_{kind}"] = {
+                n: statistics.median(m[n] for m in marks if n in m) for n in names
+            }
+    for name in samples:
+        for kind in ("cold", "warm"):
+            summary[name][f"ratio_{kind}"] = summary[name][kind] / summary["bare"][kind]
     return summary
+
+
+def report(summary: dict[str, Any], runs: int, settle_ms: int) -> str:
+    lines = [
+        f"median of {runs} interleaved runs, headless chromium; warm = reload after "
+        f"{settle_ms} ms on the page",
+        f"{'page':12} {'cold ms':>8} {'/bare':>6} {'warm ms':>8} {'/bare':>6} "
+        f"{'raw MB':>7} {'gzip MB':>8}  boot path",
+    ]
+    for name, s in summary.items():
+        lines.append(
+            f"{name:12} {s['cold']:8.0f} {s['ratio_cold']:6.2f} {s['warm']:8.0f} "
+            f"{s['ratio_warm']:6.2f} {s['raw'] / 1e6:7.2f} {s['gzip'] / 1e6:8.2f}  "
+            f"{', '.join(s['boot'])}"
+        )
+    for name, s in summary.items():
+        for kind in ("cold", "warm"):
+            if s[f"marks_{kind}"]:
+                steps = ", ".join(f"{n} {t:.0f}" for n, t in s[f"marks_{kind}"].items())
+                lines.append(f"  {name} {kind} marks (ms): {steps}, ready {s[kind]:.0f}")
+    return "\n".join(lines)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--settle", type=int, default=5000, help="ms on the page before warm")
+    parser.add_argument("--http-gzip", action="store_true", help="also the http-gzip variant")
     args = parser.parse_args()
+    pages = dict(PAGES, **({"http-gzip": HTTP_GZIP} if args.http_gzip else {}))
 
-    with served_site() as base, sync_playwright() as driver:
-        samples = boot_runs(driver, base, args.runs)
+    with served_site(http_gzip=args.http_gzip) as served, sync_playwright() as driver:
+        samples = boot_runs(driver, served, args.runs, args.settle, pages)
 
     summary = summarise(samples)
     out = ROOT / "bench" / "results"
     out.mkdir(parents=True, exist_ok=True)
     (out / "boot.json").write_text(json.dumps({"summary": summary, "samples": samples}, indent=1))
-    print(f"median of {args.runs} runs, headless chromium")
-    for name in ("bare", "page"):
-        s = summary[name]
-        print(
-            f"{name:5}: cold {s['cold']:6.0f} ms  warm {s['warm']:6.0f} ms  "
-            f"transferred cold {s['cold_bytes'] / 1e6:.2f} MB, warm {s['warm_bytes'] / 1e6:.2f} MB"
-        )
-    print(f"page/bare: cold {summary['ratio_cold']:.2f}x  warm {summary['ratio_warm']:.2f}x")
+    print(report(summary, args.runs, args.settle))
 
 
 if __name__ == "__main__":

@@ -40,8 +40,14 @@ const statusOf = (url) => {
   return entries.length ? entries[entries.length - 1].responseStatus : 0;
 };
 
-const failedFile = (url, why) =>
+// The start-up snapshot (build.py names it snapshot-*) is optional: when it cannot be
+// loaded, static/interpreter.js boots Python normally and says so (see "ci:boot" below).
+const optional = (url) => /\/snapshot-[^/]*$/.test(new URL(url, location.href).pathname);
+
+const failedFile = (url, why) => {
+  if (optional(url)) return;
   fail(`The page could not start: ${shortName(url)} failed to load (${why}).`, shortName(url));
+};
 
 // Every resource the browser fetches: scripts, modules (including import()), fetch().
 new PerformanceObserver((list) => {
@@ -106,9 +112,35 @@ addEventListener("unhandledrejection", (event) => {
   fail(`The page could not start: ${reason && reason.message ? reason.message : String(reason)}`);
 });
 
-// Progress for the indicator, straight from PyScript/polyscript.
+// Progress for the indicator: PyScript/polyscript's steps until static/interpreter.js
+// (PyScript's interpreter) reports its own (snapshot download, which boot path); after
+// the interpreter is up, PyScript's last step is running app/main.py.
+let interpreterReports = false;
+const showProgress = (text) => {
+  if (duringBoot()) status.textContent = text;
+};
 addEventListener("py:progress", (event) => {
-  if (duringBoot()) status.textContent = `Loading the Python runtime: ${event.detail}…`;
+  if (event.detail === "Loaded Pyodide") showProgress("Starting the page…");
+  else if (!interpreterReports) showProgress(`Loading the Python runtime: ${event.detail}…`);
+});
+
+// Which boot path was taken is kept on #app (data-boot = snapshot | full, and
+// data-boot-reason when the snapshot was not used) and stated in the footer, so a slow
+// fallback is visible rather than silent.
+addEventListener("ci:boot", (event) => {
+  const { stage, text, path, reason } = event.detail;
+  interpreterReports = true;
+  if (stage === "progress") showProgress(text);
+  if (stage !== "path") return;
+  root.dataset.boot = path;
+  if (reason) root.dataset.bootReason = reason;
+  const note = document.createElement("span");
+  note.id = "boot-path";
+  note.textContent =
+    path === "snapshot"
+      ? " · started from the start-up snapshot"
+      : ` · started without the start-up snapshot (${reason})`;
+  document.querySelector("footer")?.append(note);
 });
 
 // Once app/main.py takes over, the indicator goes. A boot failure is final: the UI may

@@ -45,13 +45,28 @@ def test_every_request_goes_to_the_pages_own_origin(app) -> None:
     assert app.foreign_requests() == []
 
 
-def test_runtime_and_wheels_come_from_the_vendored_files(app, server, site) -> None:
+def test_runtime_comes_from_the_vendored_files_with_no_wheel_at_start_up(app, server, site) -> None:
     served = {request.path for request in server.requests}
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
         assert f"{pyodide_dir}/{name}" in served
-    assert any(p.startswith(f"{pyodide_dir}/micropip-") and p.endswith(".whl") for p in served)
-    assert "/" + site.wheel in served
+    assert f"/{site.build}/app.zip" in served
+    # micropip and the chunker_py wheel stay off the start-up path (the snapshot and
+    # app.zip hold the page's Python; lib.zip is only for a boot without the snapshot)
+    assert not [p for p in served if p.endswith(".whl")]
+    assert f"/{site.build}/lib.zip" not in served
+
+
+def test_micropip_still_loads_on_demand_from_the_vendored_wheel(new_app) -> None:
+    page = new_app().open().wait_ready()
+    version = page.python(
+        "import pyodide_js\n"
+        "await pyodide_js.loadPackage('micropip')\n"
+        "import micropip\n"
+        "micropip.__version__"
+    )
+    assert isinstance(version, str) and version
+    assert page.foreign_requests() == []
 
 
 def test_console_shows_no_errors(app) -> None:
@@ -132,8 +147,8 @@ def test_wheel_is_reproducible_so_the_build_hash_is_stable() -> None:
     "victim",
     [
         "static/vendor/pyodide-*/pyodide.asm.wasm",
-        "static/vendor/pyodide-*/micropip-*.whl",
-        "static/build-*/wheels/chunker_py-*.whl",
+        "static/build-*/app.zip",
+        "static/build-*/interpreter.js",
     ],
 )
 def test_missing_vendored_file_shows_error_naming_it(

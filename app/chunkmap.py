@@ -1,0 +1,156 @@
+"""Chunk map: the whole source text once, each chunk's span painted in place.
+
+static/chunkmap.js draws it from the text and the result's spans (code-point offsets; it
+maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Activating a
+chunk (click, Enter or Space) shows its record row and preview item, all records being
+listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
+Damage found after the paint marks the chunks' edges (words in each handle's name).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dom import Windowed, by_id, number, on, to_json
+from pyscript import window
+
+from chunker_py import Analysis, Damage
+
+
+def damage_marks(damage: Damage) -> list[list[str]]:
+    """Per chunk: what is wrong at its start, at its end, and all its damage in words.
+
+    Only the sentence figures say which edge they concern; mid-word and split-grapheme
+    edges are counted per chunk, so they are in the words but mark no edge.
+    """
+    return [
+        [
+            "starts mid-sentence" if d.starts_mid_sentence else "",
+            "ends mid-sentence" if d.ends_mid_sentence else "",
+            "; ".join(d.describe()),
+        ]
+        for d in damage.chunks
+    ]
+
+
+class ChunkMap:
+    def __init__(self, records: Windowed, preview: Windowed) -> None:
+        self.records = records
+        self.preview = preview
+        self.root = by_id("chunk-map")
+        self.back = by_id("map-back")
+        self.last: tuple[Any, ...] | None = None
+        self.selected = -1
+
+    def wire(self) -> None:
+        js = window.ciChunkMap
+        js.wireChunkMap(self.root, by_id("chunk-map-detail"))
+        on(self.root, "click", self._clicked)
+        on(self.root, "keydown", self._key)
+        on(self.back, "click", lambda _event: self._return())
+        for panel_id in ("records-body", "preview-list"):
+            on(by_id(panel_id), "keydown", self._key_in_target)
+
+    def show(self, analysis: Analysis | None) -> None:
+        if analysis is None or not analysis.spans:
+            self.last = None
+            self.root.replaceChildren()
+            by_id("chunk-map-panel").hidden = True
+            self.back.hidden = True
+            return
+        by_id("chunk-map-panel").hidden = False
+        key = (analysis.text, analysis.spans)
+        if key == self.last:
+            return  # same text and chunks (e.g. only the source name changed)
+        self.last = key
+        self._unmark()
+        self.back.hidden = True
+        spans = [x for s in analysis.spans for x in (s.start, s.end)]
+        data = {"text": analysis.text, "spans": spans}
+        window.ciChunkMap.chunkMap(self.root, to_json(data))
+        count = len(analysis.spans)
+        noun = "chunk" if count == 1 else "chunks"
+        self.root.setAttribute(
+            "aria-label", f"Chunk map: the source text with its {number(count)} {noun}"
+        )
+
+    def mark_damage(self, damage: Damage | None) -> None:
+        """Once the damage of the shown result is known (after the paint)."""
+        if damage is not None and self.last is not None:
+            window.ciChunkMap.markDamage(self.root, to_json(damage_marks(damage)))
+
+    # -- activation
+    def _index(self, event: Any) -> int | None:
+        node = event.target.closest(".map-chunk")
+        return None if node is None else int(node.dataset.index)
+
+    def _clicked(self, event: Any) -> None:
+        index = self._index(event)
+        if index is not None:
+            self.activate(index)
+
+    def _key(self, event: Any) -> None:
+        if str(event.key) in ("Enter", " "):
+            index = self._index(event)
+            if index is not None:
+                event.preventDefault()
+                self.activate(index)
+
+    def activate(self, index: int) -> None:
+        """Show chunk ``index``'s record row (focused) and preview item, both marked."""
+        for panel in (self.records, self.preview):
+            position = index if panel.only is None else _position(panel.only, index)
+            if position is not None and position >= panel.first and not panel.show_all:
+                panel.show_all = True
+                panel.show(panel.analysis)
+        self._mark(index)
+        item = _item("preview-list", "li", index)
+        if item is not None:
+            item.scrollIntoView(window.JSON.parse('{"block": "nearest"}'))
+        row = _item("records-body", "tr", index)
+        if row is None:  # filtered out by "Show damaged chunks only"
+            by_id(
+                "chunk-map-detail"
+            ).textContent = f"Chunk #{number(index)} is not listed: Show damaged chunks only is on."
+            return
+        row.tabIndex = -1
+        row.scrollIntoView(window.JSON.parse('{"block": "center"}'))
+        row.focus(window.JSON.parse('{"preventScroll": true}'))
+        self.back.textContent = f"Back to chunk #{number(index)} in the chunk map"
+        self.back.hidden = False
+
+    def _unmark(self) -> None:
+        """Clear the marks (kept rows and items would keep them into a new result)."""
+        self.selected = -1
+        for element_id in ("records-body", "preview-list", "chunk-map"):
+            for node in by_id(element_id).querySelectorAll(".selected"):
+                node.classList.remove("selected")
+
+    def _mark(self, index: int) -> None:
+        self._unmark()
+        self.selected = index
+        for node in (_item("records-body", "tr", index), _item("preview-list", "li", index)):
+            if node is not None:
+                node.classList.add("selected")
+        chunk = self.root.querySelector(f'.map-chunk[data-index="{index}"]')
+        if chunk is not None:
+            chunk.classList.add("selected")
+
+    def _key_in_target(self, event: Any) -> None:
+        if str(event.key) == "Escape" and self.selected >= 0:
+            self._return()
+
+    def _return(self) -> None:
+        self.back.hidden = True
+        if self.selected >= 0:
+            window.ciChunkMap.focusChunk(self.root, self.selected)
+
+
+def _position(only: list[int], index: int) -> int | None:
+    """Where chunk ``index`` is listed when only some chunks are."""
+    return only.index(index) if index in only else None
+
+
+def _item(parent_id: str, tag: str, index: int) -> Any:
+    """The row or preview item of chunk ``index``, or None when it is not listed."""
+    return by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]')

@@ -1,0 +1,53 @@
+"""Chart colours for the page's colour scheme (prefers-color-scheme), light or dark.
+
+The CSS follows the scheme by itself; Plotly draws with colours given in its layout, so
+the charts ask here and are redrawn when the scheme changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from dom import on
+from pyscript import window
+
+_QUERY = "(prefers-color-scheme: dark)"
+
+LIGHT = {
+    "name": "light",
+    "ink": "#1d2330",
+    "grid": "#d9dde5",
+    "bar": "#8fb3da",
+    "current": "#1f5fa8",
+    "over": "#b3261e",
+    "label_bg": "rgba(255,255,255,0.9)",
+}
+DARK = {
+    "name": "dark",
+    "ink": "#e4e8f0",
+    "grid": "#3a4252",
+    "bar": "#5d86b8",
+    "current": "#9cc3f5",
+    "over": "#ff8a80",
+    "label_bg": "rgba(24,28,36,0.9)",
+}
+
+
+def colours() -> dict[str, str]:
+    return DARK if window.matchMedia(_QUERY).matches else LIGHT
+
+
+def axis_style(colours: dict[str, str]) -> dict[str, Any]:
+    """What every axis shares: ink for text and lines, a faint grid."""
+    return {
+        "color": colours["ink"],
+        "gridcolor": colours["grid"],
+        "linecolor": colours["grid"],
+        "zerolinecolor": colours["grid"],
+    }
+
+
+def on_change(redraw: Callable[[], Any]) -> None:
+    """Call ``redraw`` when the system switches between light and dark."""
+    on(window.matchMedia(_QUERY), "change", lambda _event: redraw())

@@ -1,0 +1,252 @@
+// The chunk map's DOM builder (app/chunkmap.py calls it with JSON). It draws the whole
+// source text once, verbatim and with textContent only, cut into elements at the chunks'
+// offsets; it never searches the text. Chunk i's element holds the text from its start to
+// the next chunk's start (or its own end): the part already covered by an earlier chunk is
+// the repeated (overlap) part; text in no chunk is an omitted gap.
+//
+// Elements are keyed by their text, so a keystroke rebuilds only the elements whose text
+// changed; the others are kept and get their index, offsets and colour as attributes.
+
+const WS_SHOWN = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" };
+
+const el = (tag, className, text) => {
+  const node = document.createElement(tag);
+  node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+// UTF-16 offset of every code point offset (JS strings index UTF-16 units).
+const utf16Offsets = (text) => {
+  const out = [0];
+  let unit = 0;
+  for (const ch of text) {
+    unit += ch.length;
+    out.push(unit);
+  }
+  return out;
+};
+
+// One formatter: toLocaleString would build a new one per call (thousands per keystroke).
+const NUMBER = new Intl.NumberFormat("en-US");
+const fmt = (n) => NUMBER.format(n);
+
+// The map's pieces in source order: {kind: "chunk"|"gap"|"covered", a, b (code points),
+// ...}. `spans` is a flat [start0, end0, start1, end1, ...] list in source order.
+const pieces = (length, spans) => {
+  const out = [];
+  let reach = 0; // end of the union of the chunks so far
+  const count = spans.length / 2;
+  for (let i = 0; i < count; i += 1) {
+    const start = spans[2 * i];
+    const end = spans[2 * i + 1];
+    const next = i + 1 < count ? spans[2 * i + 2] : length;
+    if (start > reach) out.push({ kind: "gap", a: reach, b: start });
+    const ownEnd = Math.max(start, Math.min(end, next));
+    const repeated = Math.min(Math.max(reach - start, 0), ownEnd - start);
+    out.push({ kind: "chunk", i, a: start, b: ownEnd, start, end, repeated });
+    const newReach = Math.max(reach, end);
+    // text after this chunk's own part that an earlier, longer chunk still covers
+    const coveredEnd = Math.min(newReach, next);
+    if (coveredEnd > ownEnd) out.push({ kind: "covered", a: ownEnd, b: coveredEnd });
+    reach = newReach;
+  }
+  if (length > reach) out.push({ kind: "gap", a: reach, b: length });
+  return out;
+};
+
+// `repeated`: the length of the repeated part in UTF-16 units
+// The chunk's focusable part is its handle, the bar drawn at its start: a button named by
+// index and range, with no text of its own (the chunk's text is not the button's name).
+const buildChunk = (slice, repeated) => {
+  const node = el("span", "map-chunk");
+  const handle = el("span", "map-handle");
+  handle.setAttribute("role", "button");
+  handle.tabIndex = -1;
+  node.append(handle);
+  if (repeated) {
+    node.append(el("span", "map-repeated", slice.slice(0, repeated)));
+    node.append(slice.slice(repeated));
+  } else {
+    node.append(slice);
+  }
+  if (!slice) node.classList.add("map-empty");
+  return node;
+};
+
+const buildGap = (slice, kind) => {
+  const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
+  if (kind === "gap") {
+    // the omitted characters stay in the text (copying gives the source); CSS draws them
+    node.dataset.shown = [...slice].map((ch) => WS_SHOWN[ch] || ch).join("");
+  }
+  return node;
+};
+
+const setAttr = (node, name, value) => {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
+};
+
+// A chunk's damage: at its start, at its end, and all of it in words ("" for none). The
+// handle's accessible name says it; CSS marks the edges.
+const setMarks = (node, startMark, endMark, words) => {
+  // most chunks are unchanged between keystrokes: skip them by one comparison
+  const sig = `${node._place}:${startMark}:${endMark}:${words}`;
+  if (node._sig === sig) return;
+  node._sig = sig;
+  setAttr(node, "data-start-mark", startMark);
+  setAttr(node, "data-end-mark", endMark);
+  setAttr(node, "data-damage", words);
+  const start = Number(node.dataset.start);
+  const end = Number(node.dataset.end);
+  const repeated = Number(node.dataset.repeated);
+  setAttr(
+    node.firstChild,
+    "aria-label",
+    `Chunk ${node.dataset.index}, code points ${fmt(start)} to ${fmt(end)}, ` +
+      `${fmt(end - start)} long` +
+      (repeated ? `, starts with ${fmt(repeated)} repeated` : "") +
+      (words ? `, damage: ${words}` : ""),
+  );
+};
+
+// json: [[startMark, endMark, words], ...] per chunk index (from the damage analysis).
+const markDamage = (root, json) => {
+  const marks = JSON.parse(json);
+  for (const node of root.querySelectorAll(".map-chunk")) {
+    const [startMark, endMark, words] = marks[node.dataset.index] || ["", "", ""];
+    setMarks(node, startMark, endMark, words);
+  }
+};
+
+// Makes `parent`'s children the elements for `keys` (keys kept in the _key expando),
+// reusing elements whose key is unchanged and building the others with build(n).
+const reconcileKeyed = (parent, keys, build) => {
+  const old = new Map();
+  for (const node of parent.children) {
+    const list = old.get(node._key);
+    if (list) list.push(node);
+    else old.set(node._key, [node]);
+  }
+  const nodes = keys.map((key, n) => {
+    const list = old.get(key);
+    if (list && list.length) return list.shift();
+    const node = build(n);
+    node._key = key;
+    return node;
+  });
+  for (const list of old.values()) for (const node of list) node.remove();
+  nodes.forEach((node, n) => {
+    if (parent.children[n] !== node) parent.insertBefore(node, parent.children[n] || null);
+  });
+  return nodes;
+};
+
+// Gives a chunk element its index, offsets and colour (skipped when they are unchanged).
+const place = (node, p, empty) => {
+  const where = `${p.i}:${p.start}:${p.end}`;
+  if (node._place === where) return;
+  node._place = where;
+  setAttr(node, "class", `map-chunk c${p.i % 2}${empty ? " map-empty" : ""}`);
+  setAttr(node, "data-index", String(p.i));
+  setAttr(node, "data-start", String(p.start));
+  setAttr(node, "data-end", String(p.end));
+  setAttr(node, "data-repeated", String(p.repeated));
+  // damage marks come later (markDamage), for this result: none until then
+  setMarks(node, "", "", "");
+};
+
+// json: {text, spans: [s0, e0, ...]}: the source text and the chunks' code-point offsets.
+// The pieces are grouped into blocks that end after a piece ending in a line break (e.g. a
+// trimmed paragraph break): an edit re-lays out its own block only, and blocks out of the
+// map's view skip layout (content-visibility). Keys and signatures live in expando
+// properties (_key, _place, _sig): reading thousands of attributes per keystroke would
+// cost more than the rest of the update.
+const chunkMap = (root, json) => {
+  const data = JSON.parse(json);
+  const text = data.text;
+  const cps = utf16Offsets(text);
+  const parts = pieces(cps.length - 1, data.spans);
+  const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
+  const keys = parts.map((p, n) =>
+    p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
+  );
+  const blocks = [[]];
+  parts.forEach((_p, n) => {
+    blocks[blocks.length - 1].push(n);
+    const last = slices[n].slice(-1);
+    if ((last === "\n" || last === "\r") && n + 1 < parts.length) blocks.push([]);
+  });
+  const blockKeys = blocks.map((members) => members.map((n) => keys[n]).join("\u0000"));
+  const built = reconcileKeyed(root, blockKeys, (b) => {
+    const block = el("div", "map-block");
+    for (const n of blocks[b]) {
+      const p = parts[n];
+      const node =
+        p.kind === "chunk"
+          ? buildChunk(slices[n], cps[p.a + p.repeated] - cps[p.a])
+          : buildGap(slices[n], p.kind);
+      block.append(node);
+    }
+    return block;
+  });
+  built.forEach((block, b) => {
+    const members = blocks[b];
+    for (let k = 0; k < members.length; k += 1) {
+      const p = parts[members[k]];
+      if (p.kind === "chunk") place(block.children[k], p, !slices[members[k]]);
+    }
+  });
+  // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
+  if (!root.querySelector('.map-handle[tabindex="0"]')) {
+    const first = root.querySelector(".map-handle");
+    if (first) first.tabIndex = 0;
+  }
+};
+
+const chunkAt = (root, index) => root.querySelector(`.map-chunk[data-index="${index}"]`);
+
+// Moves the roving tab stop to chunk `index` and focuses it (scrolling it into view).
+const focusChunk = (root, index) => {
+  const chunk = chunkAt(root, index);
+  if (!chunk) return false;
+  const target = chunk.firstChild;
+  for (const node of root.querySelectorAll('.map-handle[tabindex="0"]')) node.tabIndex = -1;
+  target.tabIndex = 0;
+  target.focus({ preventScroll: true });
+  chunk.scrollIntoView({ block: "nearest", inline: "nearest" });
+  return true;
+};
+
+// Detail line under the map: the chunk under the pointer or focus; and arrow-key moves.
+const wireChunkMap = (root, detail) => {
+  const describe = (event) => {
+    const node = event.target.closest && event.target.closest(".map-chunk");
+    if (!node || !root.contains(node)) return;
+    const start = Number(node.dataset.start);
+    const end = Number(node.dataset.end);
+    const repeated = Number(node.dataset.repeated);
+    const words = node.dataset.damage;
+    detail.textContent =
+      `Chunk #${node.dataset.index} · ${fmt(start)}–${fmt(end)} · ${fmt(end - start)} code points` +
+      (repeated ? ` · repeats ${fmt(repeated)}` : "") +
+      (words ? ` · damage: ${words}` : "") +
+      " · Enter or click: show its record";
+  };
+  root.addEventListener("mouseover", describe);
+  root.addEventListener("focusin", describe);
+  root.addEventListener("keydown", (event) => {
+    const node = event.target.closest(".map-chunk");
+    if (!node) return;
+    const index = Number(node.dataset.index);
+    const last = root.querySelectorAll(".map-chunk").length - 1;
+    const moves = { ArrowRight: index + 1, ArrowDown: index + 1, ArrowLeft: index - 1,
+                    ArrowUp: index - 1, Home: 0, End: last }; // prettier-ignore
+    if (event.key in moves) {
+      event.preventDefault();
+      focusChunk(root, Math.min(Math.max(moves[event.key], 0), last));
+    }
+  });
+};
+
+globalThis.ciChunkMap = { chunkMap, markDamage, focusChunk, wireChunkMap, pieces };

@@ -1,0 +1,211 @@
+"""The start-up snapshot: the page boots from it, and boots normally (and says so) when the
+snapshot is missing, corrupt, refused by Pyodide or made for other code.
+
+Each fallback case serves a copy of the built site with the snapshot broken in one way.
+The page reports its path on #app (data-boot, data-boot-reason) and in the footer; the
+figures it then shows are checked against chunker_py run here, so a fallback that boots
+but computes nothing (or from the wrong code) fails. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import re
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+import build
+import chunker_py
+from chunker_py import Settings, analyse
+
+ROOT = Path(__file__).resolve().parents[2]
+SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
+
+
+def snapshot_file(root: Path, site: build.Site) -> Path:
+    (path,) = (root / site.build).glob("snapshot-*.bin.gz")
+    return path
+
+
+def pyodide_build_id() -> str:
+    """The BUILD_ID the vendored pyodide.mjs checks a snapshot against."""
+    source, _version = build.npm_package("pyodide")
+    match = re.search(r'BUILD_ID:"([0-9a-f]{64})"', (source / "pyodide.mjs").read_text("utf-8"))
+    assert match, "pyodide.mjs no longer names its BUILD_ID"
+    return match.group(1)
+
+
+def snapshot_build_id(raw: bytes) -> str:
+    """Pyodide's snapshot header: magic, sizes, then the 256-bit build id (8 uint32 LE)."""
+    words = [int.from_bytes(raw[i : i + 4], "little") for i in range(16, 48, 4)]
+    return "".join(f"{w:08x}" for w in words)
+
+
+# ---------------------------------------------------------------- the build
+
+
+def test_build_makes_a_snapshot_for_the_vendored_pyodide(site) -> None:
+    raw = gzip.decompress(snapshot_file(site.root, site).read_bytes())
+    assert snapshot_build_id(raw) == pyodide_build_id()
+
+
+def test_page_preloads_the_snapshot_and_config_has_no_micropip_packages(site) -> None:
+    index = (site.root / "index.html").read_text("utf-8")
+    name = snapshot_file(site.root, site).name
+    assert f'href="{site.build}/{name}" as="fetch" crossorigin' in index
+    config = json.loads((site.root / site.build / "pyscript.json").read_text())
+    assert "packages" not in config
+    assert config["interpreter"] == f"./{site.build}/interpreter.js"
+
+
+def test_snapshot_key_follows_the_python_code_it_holds() -> None:
+    bundle = build.python_bundle(build.pyodide_python_version())
+    modules = build.top_level_modules(bundle)
+    required = build.snapshot_required_modules()
+    key = build.snapshot_key(bundle, modules, required)
+    assert build.snapshot_key(bundle, modules, required) == key
+    changed = build.reproducible_zip([("chunker_py/__init__.py", b"changed = True\n")])
+    assert build.snapshot_key(changed, modules, required) != key
+    assert "chunker_py" in required and "chunker_py" in modules
+    # the dependencies' packages are imported into the snapshot too, whatever they are
+    assert set(required) <= set(modules)
+
+
+def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> None:
+    folder = site.root / site.build
+    lib = zipfile.ZipFile(folder / "lib.zip").namelist()
+    app = zipfile.ZipFile(folder / "app.zip").namelist()
+    assert "chunker_py/__init__.py" in lib and "markdown_it/__init__.py" in lib
+    # the panel modules import `pyscript`, which only exists in the page
+    assert "dom.py" in app and "dom.py" not in lib
+    assert not set(lib) & set(app)
+    bundle = zipfile.ZipFile(io.BytesIO(build.python_bundle(build.pyodide_python_version())))
+    assert set(lib) | set(app) == set(bundle.namelist())
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
+    page = app.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.get_attribute("#app", "data-boot-reason") is None
+    assert "started from the start-up snapshot" in (page.text_content("footer") or "")
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new_app, site) -> None:
+    """Only the snapshot maker sets sys._chunk_inspector_snapshot: its presence proves the
+    heap came from the file; chunker_py and markdown_it came with it (no lib.zip)."""
+    page = new_app().open().wait_ready()
+    key = snapshot_file(site.root, site).name.removeprefix("snapshot-").split(".")[0]
+    assert page.python("import sys; sys._chunk_inspector_snapshot") == key
+    assert page.python("import sys; 'markdown_it' in sys.modules") is True
+    assert not [u for u in page.requests if u.endswith("/lib.zip")]
+
+
+def corrupt(path: Path) -> None:
+    """Flip bytes in the middle of the compressed data: inflating fails (or the CRC does)."""
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = bytes(b ^ 0xFF for b in data[middle : middle + 64])
+    path.write_bytes(bytes(data))
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 3])
+
+
+def other_build_id(path: Path) -> None:
+    """A well-formed snapshot for another Pyodide build: Pyodide itself must refuse it."""
+    raw = bytearray(gzip.decompress(path.read_bytes()))
+    raw[16:20] = bytes(b ^ 0xFF for b in raw[16:20])
+    path.write_bytes(gzip.compress(bytes(raw), compresslevel=1))
+
+
+def stale_key(root: Path, site: build.Site) -> None:
+    """The page expects another key (as after a code change with an old snapshot file)."""
+    interpreter = root / site.build / "interpreter.js"
+    text = interpreter.read_text("utf-8")
+    key = snapshot_file(root, site).name.removeprefix("snapshot-").split(".")[0]
+    assert text.count(key) == 2  # its file name and the key itself
+    interpreter.write_text(text.replace(f'"key": "{key}"', '"key": "0123456789abcdef0123"'))
+
+
+BREAKS: dict[str, tuple[Callable[[Path, build.Site], None], str]] = {
+    "missing": (lambda root, site: snapshot_file(root, site).unlink(), "missing: HTTP 404"),
+    "corrupt": (lambda root, site: corrupt(snapshot_file(root, site)), "corrupt"),
+    "truncated": (lambda root, site: truncate(snapshot_file(root, site)), "corrupt"),
+    "other-pyodide-build": (
+        lambda root, site: other_build_id(snapshot_file(root, site)),
+        "refused by Pyodide",
+    ),
+    "stale": (stale_key, "stale"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(BREAKS))
+def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
+    how: str, site, copy_site, serve_dir, new_app
+) -> None:
+    breaker, reason = BREAKS[how]
+    broken = copy_site()
+    breaker(broken, site)
+    recorded = new_app(serve_dir(broken).url).open()
+    assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
+    page = recorded.page
+    assert page.get_attribute("#app", "data-boot") == "full"
+    assert (page.get_attribute("#app", "data-boot-reason") or "").startswith(reason)
+    footer = page.text_content("footer") or ""
+    assert f"started without the start-up snapshot ({reason}" in footer
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    assert page.text_content("#core-version") == f"chunker_py {chunker_py.__version__}"
+    assert recorded.foreign_requests() == []
+    # the modules the snapshot would have held come from lib.zip instead
+    assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
+    warnings = [m.text for m in recorded.console if m.type == "warning"]
+    assert any("start-up snapshot not used" in w for w in warnings)
+
+
+# Records every text #boot-status shows (added before any page script runs).
+STATUS_LOG = """(() => {
+  window.__statusTexts = [];
+  const watch = () => {
+    const status = document.getElementById('boot-status');
+    if (!status) return requestAnimationFrame(watch);
+    const area = document.getElementById('source-text');
+    window.__areaEditableAtStart = !!area && !area.disabled && !area.readOnly
+      && document.getElementById('app').dataset.state === 'loading';
+    const log = () => window.__statusTexts.push(status.textContent);
+    log();
+    new MutationObserver(log).observe(status, { childList: true, characterData: true,
+                                                subtree: true });
+  };
+  document.addEventListener('DOMContentLoaded', watch);
+})();"""
+
+
+def test_boot_status_shows_progress_while_the_runtime_loads(browser, server) -> None:
+    context = browser.new_context()
+    try:
+        context.add_init_script(script=STATUS_LOG)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_selector('#app[data-state="ready"]', state="attached", timeout=60_000)
+        texts = page.evaluate("() => window.__statusTexts")
+        assert "Starting Python from the start-up snapshot…" in texts
+        assert "Loading the page's Python code…" in texts
+        assert texts.index("Starting Python from the start-up snapshot…") < texts.index(
+            "Loading the page's Python code…"
+        )
+        # the text area was there and editable while Python was still loading
+        assert page.evaluate("() => window.__areaEditableAtStart") is True
+        assert page.is_hidden("#boot-status")
+    finally:
+        context.close()
