@@ -599,7 +599,7 @@ def import_tree(name, imported, skipped):
     for info in pkgutil.walk_packages(
         getattr(module, "__path__", []), name + ".", onerror=lambda n: skipped.append(n)
     ):
-        if info.name.rsplit(".", 1)[-1] == "__main__":
+        if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in config["lazy"]:
             continue
         try:
             importlib.import_module(info.name)
@@ -608,8 +608,8 @@ def import_tree(name, imported, skipped):
             skipped.append(f"{info.name} ({type(error).__name__}: {error})")
     return True
 
-imported, skipped = [], []
 config = json.loads(snapshot_config)
+imported, skipped = [], []
 for name in config["modules"]:
     before = len(skipped)
     ok = import_tree(name, imported, skipped)
@@ -668,6 +668,7 @@ def make_snapshot(
             "code": SNAPSHOT_IMPORTS,
             "modules": modules,
             "required": required,
+            "lazy": list(SNAPSHOT_LAZY),
             "key": key,
         }
         result = subprocess.run(
@@ -720,6 +721,18 @@ def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[
     )
 
 
+# Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
+# snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
+# of bounds"). Their files go to app.zip, which every page unpacks.
+SNAPSHOT_LAZY = (
+    "chunker_py._tokenizers._bert_tables",
+    "chunker_py._tokenizers._bpe",
+    "chunker_py._tokenizers._unicode_classes",
+    "chunker_py._tokenizers._wordpiece",
+    "chunker_py._tokenizers._words",
+)
+
+
 def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:
     """py.zip as (lib.zip, app.zip): the files of modules the snapshot holds whole (and the
     .dist-info folders), which a page booted from it never imports, and all the others."""
@@ -728,7 +741,10 @@ def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, byte
     with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
         for name in archive.namelist():
             top = name.split("/", 1)[0].removesuffix(".py")
-            side = lib if top in held or top.endswith(".dist-info") else app
+            # Data files (chunker_py/_data: token rank files) are read from the file
+            # system, which a snapshot does not keep: every page must unpack them.
+            data = "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
+            side = lib if (top in held or top.endswith(".dist-info")) and not data else app
             side.append((name, archive.read(name)))
     return reproducible_zip(lib), reproducible_zip(app)
 
