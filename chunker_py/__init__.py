@@ -9,6 +9,7 @@ from ._analysis import (
     Analysis,
     Chunk,
     Summary,
+    TokenSummary,
     Tradeoff,
     analyse,
     build_chunks,
@@ -46,6 +47,8 @@ from ._settings import (
 
 __version__ = "0.2.0"
 
+from ._tokenizers import TOKENIZERS, Tokenizer, get_tokenizer
+
 __all__ = [
     "DEFAULT_SEPARATORS",
     "DEPENDS",
@@ -58,6 +61,7 @@ __all__ = [
     "MODES",
     "PRESETS",
     "PRESET_LABELS",
+    "TOKENIZERS",
     "Analysis",
     "Chunk",
     "ChunkDamage",
@@ -73,6 +77,8 @@ __all__ = [
     "Span",
     "SpanMeta",
     "Summary",
+    "TokenSummary",
+    "Tokenizer",
     "Tradeoff",
     "analyse",
     "build_chunks",
@@ -84,6 +90,7 @@ __all__ = [
     "damage_of",
     "decode_document",
     "download_name",
+    "get_tokenizer",
     "output_budget",
     "parse_separators",
     "parse_settings",

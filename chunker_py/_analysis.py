@@ -18,6 +18,7 @@ from ._fields import LONE_SURROGATE
 from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
 from ._settings import Settings
 from ._sizer import CODE_POINTS, Sizer
+from ._tokenizers import get_tokenizer, token_sizer
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -62,6 +63,24 @@ class Summary:
 
 
 @dataclass(frozen=True)
+class TokenSummary:
+    """Token counts of the chunks (the settings' tokenizer), beside the code-point summary."""
+
+    smallest: int
+    average: float
+    largest: int
+    total: int
+
+    def as_json(self) -> dict[str, int | float]:
+        return {
+            "smallest": self.smallest,
+            "average": self.average,
+            "largest": self.largest,
+            "total": self.total,
+        }
+
+
+@dataclass(frozen=True)
 class Tradeoff:
     size: int
     count: int
@@ -96,6 +115,22 @@ class Analysis:
         if self.error is not None or not self.spans:
             return None
         return damage_of(self.text, self.spans, self.settings)
+
+    @cached_property
+    def tokens(self) -> tuple[int, ...]:
+        """Each chunk's token count with the settings' tokenizer, computed on first use
+        (never by ``analyse``: the first result does not wait for a rank file)."""
+        count = get_tokenizer(self.settings.tokenizer).count
+        return tuple(count(self.text[s.start : s.end]) for s in self.spans)
+
+    @cached_property
+    def token_summary(self) -> TokenSummary | None:
+        """Smallest, average, largest and total tokens; None when there are no chunks."""
+        if not self.spans:
+            return None
+        tokens = self.tokens
+        total = sum(tokens)
+        return TokenSummary(min(tokens), total / len(tokens), max(tokens), total)
 
     def chunk_window(self, first: int, stop: int) -> tuple[Chunk, ...]:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
@@ -161,7 +196,11 @@ def text_index(text: str) -> TextIndex:
 
 
 def sizer_for(settings: Settings) -> Sizer:
-    """How the settings measure size (code points; tokenizers plug in here)."""
+    """How the settings measure size: code points, or tokens of the chosen tokenizer
+    (Token window cuts in tokens whatever the size unit)."""
+    tokens = settings.size_unit == "tokens" and settings.relevant("size_unit")
+    if tokens or settings.mode_info.tokens_only:
+        return token_sizer(settings.tokenizer)
     return CODE_POINTS
 
 

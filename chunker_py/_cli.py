@@ -104,6 +104,7 @@ def _summary(analysis: Analysis) -> dict[str, Any]:
         "average": s.average,
         "average_display": s.average_display,
         "largest": s.largest,
+        "tokens": analysis.token_summary.as_json() if analysis.token_summary else None,
         "warnings": list(analysis.warnings),
         "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
         "damage": analysis.damage.figures() if analysis.damage else None,

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import _fixed, _markdown, _recursive, _sentence
+from . import _fixed, _markdown, _recursive, _sentence, _token_window
 from ._engine import Job
 from ._fields import Field
 
@@ -29,6 +29,7 @@ class Mode:
     uses_edges: bool = True  # False: the mode's chunks never start or end with whitespace
     # chunk fields the mode sets, added to its records (JSONL keys, and CSV "heading_path")
     record_keys: tuple[str, ...] = ()
+    tokens_only: bool = False  # True: sizes are always in tokens (the size unit is ignored)
 
 
 def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
@@ -69,6 +70,15 @@ MODES: dict[str, Mode] = {
             "Sentence",
             "Whole sentences packed up to the chunk size; overlap repeats whole sentences.",
             uses_edges=False,
+        ),
+        _mode(
+            "token-window",
+            _token_window,
+            "Token window",
+            "Encodes the text once with the Tokenizer and cuts every chunk size tokens, each "
+            "window starting chunk size minus overlap tokens after the previous one; a cut "
+            "inside a character moves to the character's end.",
+            tokens_only=True,
         ),
     )
 }

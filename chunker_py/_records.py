@@ -9,7 +9,7 @@ from typing import Any
 
 from ._analysis import Analysis, Chunk
 
-CSV_HEADER = ("index", "start", "end", "length", "overlap", "text")
+CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
 # Characters a line-splitting reader (str.splitlines, JavaScript) may break on, and lone
 # surrogates, which no UTF-8 file can hold: written as \u escapes so every record stays
 # one line and reads back exactly.
@@ -35,6 +35,7 @@ def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
         "start_utf16": chunk.start_utf16,
         "end_utf16": chunk.end_utf16,
         "length": chunk.length,
+        "tokens": analysis.tokens[chunk.index],
         "overlap": chunk.overlap,
         "start_line": chunk.start_line,
         "start_column": chunk.start_column,
@@ -87,7 +88,8 @@ def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
     header = CSV_HEADER + (("heading_path",) if headings else ()) + (("source",) if name else ())
     rows = [_csv_row(header, safe=False)]
     for c in analysis.chunks:
-        cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, c.overlap, c.text)
+        tokens = analysis.tokens[c.index]
+        cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, tokens, c.overlap, c.text)
         cells += (c.heading_path,) if headings else ()
         rows.append(_csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
     return "".join(rows)

@@ -18,8 +18,10 @@ from ._limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME
 from ._modes import MODES, Mode, option_fields
 from ._presets import GENERIC
 from ._recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
+from ._tokenizers import TOKENIZERS
 
 EDGES = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
+SIZE_UNITS = {"code-points": "Code points", "tokens": "Tokens"}
 _OVERLAP_EXTRA = ", smaller than Chunk size"
 
 
@@ -100,6 +102,33 @@ COMMON_FIELDS = (
         widget="radio",
         cli_help="trim (default) or preserve edge whitespace",
     ),
+    Field(
+        "size_unit",
+        "Size unit",
+        "choice",
+        "code-points",
+        choice_reader("size_unit", "Size unit", SIZE_UNITS),
+        help="What chunk size and overlap count: code points, or tokens of the Tokenizer "
+        "(Fixed size counts code points, Token window tokens).",
+        choices=SIZE_UNITS,
+        link="unit",
+        # Fixed size cuts code points by definition; Token window is its token twin.
+        modes=tuple(n for n, m in MODES.items() if not m.tokens_only and n != "fixed"),
+        widget="radio",
+        cli_help="code-points (default) or tokens of --tokenizer",
+    ),
+    Field(
+        "tokenizer",
+        "Tokenizer",
+        "choice",
+        "cl100k_base",
+        choice_reader("tokenizer", "Tokenizer", TOKENIZERS),
+        help="Counts every chunk's tokens, and sizes chunks when Size unit is tokens.",
+        choices=TOKENIZERS,
+        link="tok",
+        widget="select",
+        cli_help="cl100k_base (default), o200k_base, wordpiece or words",
+    ),
 )
 SOURCE_NAME = Field(
     "source_name",
@@ -137,6 +166,9 @@ class Settings:
         edges: str = "trim",
         separators: tuple[str, ...] = DEFAULT_SEPARATORS,  # positional, as before modes grew
         source_name: str = "",
+        *,
+        size_unit: str = "code-points",
+        tokenizer: str = "cl100k_base",
         **options: Any,
     ) -> None:
         options["separators"] = separators
@@ -149,6 +181,8 @@ class Settings:
             _check_whole(chunk_overlap, "chunk_overlap", 0, MAX_CHUNK_SIZE - 1)
         values["chunk_overlap"] = chunk_overlap
         values["edges"] = FIELDS["edges"].read(edges)
+        values["size_unit"] = FIELDS["size_unit"].read(size_unit)
+        values["tokenizer"] = FIELDS["tokenizer"].read(tokenizer)
         for key in OPTION_KEYS:
             field = FIELDS[key]
             values[key] = field.read(options.pop(key)) if key in options else field.default
@@ -177,6 +211,14 @@ class Settings:
     @property
     def source_name(self) -> str:
         return str(self._values["source_name"])
+
+    @property
+    def size_unit(self) -> str:
+        return str(self._values["size_unit"])
+
+    @property
+    def tokenizer(self) -> str:
+        return str(self._values["tokenizer"])
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -296,6 +338,7 @@ __all__ = [
     "DEFAULT_SEPARATORS",
     "EDGES",
     "FIELDS",
+    "SIZE_UNITS",
     "Settings",
     "check_separators",
     "check_source_name",

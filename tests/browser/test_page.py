@@ -280,7 +280,7 @@ def test_source_name_labels_records_without_changing_boundaries(app: App) -> Non
     assert named.decode() == to_jsonl(analyse(SAMPLE, named_settings))
     _, csv_bytes = app.download("Download CSV")
     header = next(csv.reader(io.StringIO(csv_bytes.decode(), newline="")))
-    assert header == ["index", "start", "end", "length", "overlap", "text", "source"]
+    assert header == ["index", "start", "end", "length", "tokens", "overlap", "text", "source"]
     app.fill("Source name", "")
 
 
@@ -515,20 +515,22 @@ def test_downloads_match_the_records_and_offsets(app: App, mode: str) -> None:
     assert filename == "Emoji_notes.csv"
     assert csv_bytes.decode("utf-8") == to_csv(analysis)
     rows = list(csv.reader(io.StringIO(csv_bytes.decode("utf-8"), newline="")))
-    assert rows[0] == ["index", "start", "end", "length", "overlap", "text", "source"]
+    header = ["index", "start", "end", "length", "tokens", "overlap", "text", "source"]
+    assert rows[0] == header
     assert rows[1:] == [
         [
             str(c.index),
             str(c.start),
             str(c.end),
             str(c.length),
+            str(analysis.tokens[c.index]),
             str(c.overlap),
             c.text,
             "Emoji notes",
         ]
         for c in analysis.chunks
     ]
-    assert all(r[5] == DOWNLOAD_TEXT[int(r[1]) : int(r[2])] for r in rows[1:])
+    assert all(r[6] == DOWNLOAD_TEXT[int(r[1]) : int(r[2])] for r in rows[1:])
     app.fill("Source name", "")
 
 
@@ -546,8 +548,8 @@ def test_spreadsheet_safe_csv_prefixes_formula_cells(app: App) -> None:
     safe_rows = list(csv.reader(io.StringIO(safe.decode(), newline="")))[1:]
     for row, chunk in zip(safe_rows, analysis.chunks, strict=True):
         starts_formula = chunk.text.startswith(("=", "+", "-", "@", "\t", "\r"))
-        assert row[5] == ("'" + chunk.text if starts_formula else chunk.text)
-    assert any(r[5].startswith("'") for r in safe_rows)
+        assert row[6] == ("'" + chunk.text if starts_formula else chunk.text)
+    assert any(r[6].startswith("'") for r in safe_rows)
 
 
 # --------------------------------------------------------------------------- share links

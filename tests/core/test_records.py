@@ -32,6 +32,7 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "start_utf16",
         "end_utf16",
         "length",
+        "tokens",
         "overlap",
         "start_line",
         "start_column",
@@ -42,6 +43,7 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "settings",
     ]
     assert first["id"] == "note#0" and first["source"] == "note"
+    assert first["tokens"] == 3  # "Reset password." in cl100k_base: Reset, password, .
     # two whole sentences: nothing cut
     assert first["damage"] == {
         "cuts_code": False,
@@ -57,6 +59,8 @@ def test_jsonl_schema_and_order_of_keys() -> None:
         "chunk_size": 18,
         "chunk_overlap": 4,
         "edges": "trim",
+        "size_unit": "code-points",
+        "tokenizer": "cl100k_base",
         "preset": "generic",
         "separators": ["\n\n", "\n", " ", ""],
     }
@@ -93,12 +97,14 @@ def test_csv_reads_back_exactly(text: str) -> None:
     result = analyse(text, Settings(chunk_size=6, chunk_overlap=2, source_name="a,b"))
     assume(result.error is None)
     rows = list(csv.reader(io.StringIO(to_csv(result), newline="")))
-    assert rows[0] == ["index", "start", "end", "length", "overlap", "text", "source"]
+    header = ["index", "start", "end", "length", "tokens", "overlap", "text", "source"]
+    assert rows[0] == header
     assert len(rows) == len(result.chunks) + 1
     for row in rows[1:]:
-        index, start, end, length, overlap = map(int, row[:5])
-        assert row[5] == text[start:end] and row[6] == "a,b"
+        index, start, end, length, tokens, overlap = map(int, row[:6])
+        assert row[6] == text[start:end] and row[7] == "a,b"
         assert length == end - start and result.chunks[index].overlap == overlap
+        assert tokens == result.tokens[index]
 
 
 def test_csv_is_rfc4180() -> None:
@@ -107,7 +113,7 @@ def test_csv_is_rfc4180() -> None:
         Settings(mode="fixed", chunk_size=50, chunk_overlap=0, edges="preserve"),
     )
     assert to_csv(result) == (
-        'index,start,end,length,overlap,text\r\n0,0,17,17,0,"say ""hi"", ok\nnext"\r\n'
+        'index,start,end,length,tokens,overlap,text\r\n0,0,17,17,7,0,"say ""hi"", ok\nnext"\r\n'
     )
     assert "source" not in to_csv(result).split("\r\n")[0]
 
@@ -117,9 +123,9 @@ def test_spreadsheet_safe_csv_prefixes_formula_cells_only_when_asked() -> None:
     result = analyse(text, Settings(chunk_size=1, chunk_overlap=0, separators=("\n",)))
     exact = list(csv.reader(io.StringIO(to_csv(result), newline="")))[1:]
     safe = list(csv.reader(io.StringIO(to_csv(result, spreadsheet_safe=True), newline="")))[1:]
-    assert [r[5] for r in exact] == ["=SUM(A1)", "\n+1", "\n-2", "\n@x", "\n\tt", "\nplain"]
-    assert safe[0][5] == "'=SUM(A1)"
-    assert [r[5] for r in safe[1:]] == [r[5] for r in exact[1:]]  # these start with \n
+    assert [r[6] for r in exact] == ["=SUM(A1)", "\n+1", "\n-2", "\n@x", "\n\tt", "\nplain"]
+    assert safe[0][6] == "'=SUM(A1)"
+    assert [r[6] for r in safe[1:]] == [r[6] for r in exact[1:]]  # these start with \n
     one = analyse("-1", Settings(chunk_size=5, chunk_overlap=0))
     assert to_csv(one, spreadsheet_safe=True).splitlines()[1].endswith(",'-1")
     tab = analyse("\tx", Settings(chunk_size=5, chunk_overlap=0, edges="preserve"))

@@ -171,7 +171,7 @@ def package_with_fake_mode(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "chunker_py", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "_fake.py").write_text(FAKE_MODULE, encoding="utf-8")
     registry = (package / "_modes.py").read_text(encoding="utf-8")
-    imports = "from . import _fixed, _markdown, _recursive, _sentence\n"
+    imports = "from . import _fixed, _markdown, _recursive, _sentence, _token_window\n"
     end_of_entries = "    )\n}\n"
     assert registry.count(imports) == 1 and registry.count(end_of_entries) == 1
     registry = registry.replace(imports, imports.replace("_fixed,", "_fake, _fixed,"))

@@ -1,0 +1,69 @@
+"""What every tokenizer shares: a count cache and the token-end contract."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+
+class LruDict:
+    """A small least-recently-used map from text to a value (dicts keep insertion order)."""
+
+    def __init__(self, capacity: int) -> None:
+        self.capacity = capacity
+        self._items: dict[str, int] = {}
+
+    def get(self, key: str) -> int | None:
+        value = self._items.pop(key, None)
+        if value is not None:
+            self._items[key] = value  # now the most recent
+        return value
+
+    def put(self, key: str, value: int) -> None:
+        self._items[key] = value
+        if len(self._items) > self.capacity:
+            del self._items[next(iter(self._items))]
+
+
+class Tokenizer(ABC):
+    """Counts the tokens of a text and says where they end, in code points.
+
+    ``count`` is cached per text, so re-measuring the unchanged chunks of a document after
+    a keystroke costs a dictionary look-up each.
+    """
+
+    name: str
+
+    def __init__(self, name: str, count_cache: int = 16384) -> None:
+        self.name = name
+        self._counts = LruDict(count_cache)
+
+    def count(self, text: str) -> int:
+        """The number of tokens of ``text`` (as the reference tokenizer counts them)."""
+        cached = self._counts.get(text)
+        if cached is None:
+            cached = self._count(text)
+            self._counts.put(text, cached)
+        return cached
+
+    def token_ends(self, text: str, *, merged: bool = True) -> list[int]:
+        """Strictly increasing code-point offsets where the tokens of ``text`` end.
+
+        A token that ends inside a code point (a byte-level token holding part of its
+        UTF-8 bytes, or a normalised character expanded to several) ends at the next
+        code-point boundary instead; tokens that then end at the same offset are merged
+        (``merged=False``: one offset per token, nondecreasing, for counting tokens).
+        """
+        ends = self._token_ends(text)
+        if merged:
+            return [end for i, end in enumerate(ends) if i == 0 or end > ends[i - 1]]
+        return ends
+
+    @abstractmethod
+    def _count(self, text: str) -> int: ...
+
+    @abstractmethod
+    def _token_ends(self, text: str) -> list[int]:
+        """One end per token, nondecreasing."""
+
+    def __repr__(self) -> str:
+        return f"<Tokenizer {self.name}>"

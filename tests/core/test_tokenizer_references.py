@@ -1,0 +1,76 @@
+"""The tokenizers against the references themselves (CPython only: tiktoken, tokenizers).
+
+Left out of the Pyodide run, which compares with tests/data/token_golden.json instead;
+the first test here keeps that file equal to what the references say.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+from hypothesis import example, given
+
+import build
+from chunker_py._tokenizers import get_tokenizer
+from chunker_py._tokenizers._data import decode_ranks, read_data
+
+from .token_corpus import TOKENIZER_NAMES, token_texts
+from .token_references import (
+    GOLDEN,
+    ROOT,
+    golden,
+    golden_json,
+    reference_count,
+    reference_ends,
+    tiktoken_file,
+)
+
+pytest.importorskip("tiktoken")  # never skipped in CPython: requirements-test.txt pins it
+
+
+def test_the_golden_file_is_what_the_references_say() -> None:
+    assert GOLDEN.read_text("utf-8") == golden_json(golden()), (
+        "regenerate with `python -m tests.core.token_references` and review the diff"
+    )
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+@given(text=token_texts)
+@example(text="<|endoftext|>")
+@example(text="[SEP]x[CLS]")
+@example(text="\r\n\r\n  \n")
+@example(text="a\u0898\u0301\u0899")
+def test_counts_and_ends_equal_the_reference(name: str, text: str) -> None:
+    tokenizer = get_tokenizer(name)
+    assert tokenizer.count(text) == reference_count(name, text)
+    assert tokenizer.token_ends(text) == reference_ends(name, text)
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_sampled_code_points_in_every_context_equal_the_reference(name: str) -> None:
+    """A sample of tools/check_token_tables.py (which covers every code point)."""
+    rng = random.Random(name)
+    contexts = ["a{0}b", " {0}{0}", "1{0}'s", "\n{0} x", "A{0}a", "{0}\u0301z", "'{0}"]
+    codes = [rng.randrange(0x110000) for _ in range(3000)] + list(range(0x2000, 0x3100))
+    texts = [
+        c.format(chr(code)) for code in codes if not 0xD800 <= code <= 0xDFFF for c in contexts
+    ]
+    tokenizer = get_tokenizer(name)
+    wrong = [t for t in texts if tokenizer.count(t) != reference_count(name, t)]
+    assert not wrong, f"{len(wrong)} of {len(texts)} differ: {wrong[:5]!r}"
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_the_user_guide_counts_like_the_reference(name: str) -> None:
+    text = (ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8")
+    assert get_tokenizer(name).count(text * 2) == reference_count(name, text * 2)
+
+
+@pytest.mark.parametrize("name", ["cl100k_base", "o200k_base"])
+def test_the_packaged_rank_files_are_openais_bit_for_bit(name: str) -> None:
+    ranks = decode_ranks(read_data(f"{name}.ranks", name))
+    digest = hashlib.sha256(tiktoken_file(ranks)).hexdigest()
+    assert digest == build.RANK_SHA256[name]  # the hash tiktoken itself checks
+    assert decode_ranks(build.encode_ranks(list(ranks))) == ranks
