@@ -15,6 +15,7 @@ from pyscript import window
 from chunker_py import MAX_CHUNKS, Row, Tradeoff
 
 _last: str | None = None
+_unit = "code points"
 _scheme = ""  # the colour scheme it was drawn in
 _shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
 
@@ -26,11 +27,13 @@ def redraw() -> None:
     show(*_shown)
 
 
-def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
-    global _last, _scheme, _shown
+def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code points") -> None:
+    global _last, _scheme, _shown, _unit
     _shown = (tradeoffs, current)
     c = theme.colours()
     key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
+    if unit != _unit:
+        _unit, _last = unit, None
     if key == _last and c["name"] == _scheme:
         return
     _last, _scheme = key, c["name"]
@@ -66,7 +69,7 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
         "height": 260,
         "xaxis": {
             **theme.axis_style(c),
-            "title": {"text": "Chunk size (code points)"},
+            "title": {"text": f"Chunk size ({_unit})"},
             "type": "category",
         },
         "yaxis": {

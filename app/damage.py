@@ -60,13 +60,14 @@ def damaged_indices(damage: Damage) -> list[int]:
 def _cells(row: Row) -> list[str]:
     if row.error is not None or row.damage is None:
         limit = " — over the 2,000-chunk limit" if row.over_limit else ""
-        return [number(row.count) + limit, *["—"] * 8]
+        return [number(row.count) + limit, *["—"] * 9]
     d = row.damage
     pct = row.ends_mid_sentence_pct
     return [
         number(row.count),
         str(row.median_size),
         number(row.max_size or 0),
+        number(row.max_tokens) if row.max_tokens is not None else "—",
         number(d.code_blocks_cut),
         number(d.tables_cut),
         f"{pct:.1f}%" if pct is not None else "—",

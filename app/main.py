@@ -36,6 +36,8 @@ from chunker_py import (
     damage_by_size,
     parse_settings,
     settings_from_fragment,
+    sizer_for,
+    tokenizer_loaded,
 )
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
@@ -137,6 +139,11 @@ class Page:
         if generation != self.generation:
             return  # a newer edit is on its way
         histogram.show(result)  # a Plotly redraw (~15 ms): never on the keystroke's frame
+        if not self.records.tokens_ready:  # load the tokenizer's tables now, after the paint
+            result.tokens  # noqa: B018
+            self.records.tokens_ready = True
+            summary.show_tokens(result, True)
+            self.records.show(result)
         found = result.damage
         damage_panel.show_group(found, len(result.spans))
         if by_id("damaged-only").checked and found is not None:
@@ -216,11 +223,17 @@ class Page:
     ) -> None:
         readiness.show(problem, warnings, notes or ())
         summary.show(result.summary if result is not None else None)
+        loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
+        self.records.tokens_ready = loaded
+        summary.show_tokens(result, loaded)
         if by_id("damaged-only").checked:  # known once this result's damage is computed
             self.preview.only = self.records.only = []
         self.preview.show(result)
         self.records.show(result)
-        chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None)
+        unit = "code points"
+        if chosen is not None and sizer_for(chosen).name != "code-points":
+            unit = f"{chosen.tokenizer} tokens"
+        chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None, unit)
         self.export.show(result)
         # issue 11: chunk map and copy as code (the sizes histogram is drawn after the paint)
         self.chunk_map.show(result)

@@ -8,7 +8,8 @@ from dom import Windowed, by_id, number, render, to_json
 
 from chunker_py import Analysis
 
-COLUMNS = ["Index", "Start", "End", "Length", "Overlap", "Text"]
+COLUMNS = ["Index", "Start", "End", "Length", "Tokens", "Overlap", "Text"]
+TOKENS_COLUMN = COLUMNS.index("Tokens")
 
 
 class Records(Windowed):
@@ -16,6 +17,13 @@ class Records(Windowed):
     first = 100
     more_id = "records-more"
     noun = "records"
+    # token counts show once the tokenizer's tables are in (never waited for on a keystroke)
+    tokens_ready = False
+
+    def _tokens(self, index: int) -> int | str:
+        if not self.tokens_ready or self.analysis is None:
+            return "…"
+        return int(self.analysis.tokens[index])
 
     def show(self, analysis: Analysis | None) -> None:
         total, chunks = self.window(analysis)
@@ -25,12 +33,16 @@ class Records(Windowed):
         self._header(headings)
         if headings:
             rows = [
-                [c.index, c.start, c.end, c.length, c.overlap, c.heading_path, c.text]
+                [c.index, c.start, c.end, c.length, self._tokens(c.index), c.overlap,
+                 c.heading_path, c.text]
+                for c in chunks
+            ]  # fmt: skip
+        else:
+            rows = [
+                [c.index, c.start, c.end, c.length, self._tokens(c.index), c.overlap, c.text]
                 for c in chunks
             ]
-        else:
-            rows = [[c.index, c.start, c.end, c.length, c.overlap, c.text] for c in chunks]
-        render().rows(by_id("records-body"), to_json(rows))
+        render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN)
         shown = f"showing {number(len(rows))}; " if len(rows) < total else ""
         by_id("records-caption").textContent = (
             f"{number(total)} records ({shown}offsets in code points, end-exclusive)."

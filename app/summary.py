@@ -5,7 +5,31 @@ from __future__ import annotations
 
 from dom import by_id, number
 
-from chunker_py import Summary
+from chunker_py import Analysis, Summary
+
+TOKEN_FIGURES = ("smallest", "average", "largest", "total")
+
+
+def show_tokens(result: Analysis | None, loaded: bool) -> None:
+    """Token figures in the settings' tokenizer; "loading" until its tables are in."""
+    status = by_id("tokens-status")
+    if result is None or not result.spans:
+        status.textContent = ""
+        for key in TOKEN_FIGURES:
+            by_id(f"tokens-{key}").textContent = "—"
+        return
+    name = result.settings.tokenizer
+    summary = result.token_summary if loaded else None
+    status.textContent = f"({name})" if summary is not None else f"(loading {name}…)"
+    for key in TOKEN_FIGURES:
+        if summary is None:
+            text = "…"
+        elif key == "average":
+            text = f"{summary.average:.1f}"
+        else:
+            text = number(getattr(summary, key))
+        by_id(f"tokens-{key}").textContent = text
+
 
 FIGURES = ("chunks", "repeated", "omitted", "smallest", "average", "largest")
 

@@ -18,6 +18,7 @@ from ._analysis import (
     count_chunks,
     damage_of,
     output_budget,
+    sizer_for,
     split_spans,
     summarise,
     text_index,
@@ -47,7 +48,7 @@ from ._settings import (
 
 __version__ = "0.2.0"
 
-from ._tokenizers import TOKENIZERS, Tokenizer, get_tokenizer
+from ._tokenizers import TOKENIZERS, Tokenizer, get_tokenizer, tokenizer_loaded
 
 __all__ = [
     "DEFAULT_SEPARATORS",
@@ -99,11 +100,13 @@ __all__ = [
     "sentence_spans",
     "settings_from_fragment",
     "settings_to_fragment",
+    "sizer_for",
     "split_spans",
     "summarise",
     "text_index",
     "to_csv",
     "to_jsonl",
+    "tokenizer_loaded",
     "tradeoffs",
     "window_count",
 ]

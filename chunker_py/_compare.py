@@ -37,6 +37,7 @@ class Row:
     median_size: float | None
     max_size: int | None
     damage: Damage | None
+    max_tokens: int | None = None  # in the settings' tokenizer, whatever the size unit
 
     @property
     def ends_mid_sentence_pct(self) -> float | None:
@@ -56,6 +57,7 @@ class Row:
             "over_limit": self.over_limit,
             "median_size": self.median_size,
             "max_size": self.max_size,
+            "max_tokens": self.max_tokens,
             "code_blocks_cut": d.code_blocks_cut if d else None,
             "tables_cut": d.tables_cut if d else None,
             "ends_mid_sentence": d.ends_mid_sentence if d else None,
@@ -172,4 +174,5 @@ def _row(
         int(middle) if float(middle).is_integer() else float(middle),
         max(lengths),
         analysis.damage,
+        max(analysis.tokens),
     )

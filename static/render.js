@@ -58,13 +58,15 @@ const reconcile = (parent, keys, build) => {
 // rows: [[cell, ...], ...]; a cell is a string or number; the first is the chunk index
 // and the last text. A trailing Damage cell is left empty here and filled by `damage`
 // once the damage pass has run after the paint.
-const rows = (tbody, json) => {
+// `tokensAt` is the column of token counts ("…" until the tokenizer has loaded).
+const rows = (tbody, json, tokensAt = -1) => {
   const data = JSON.parse(json);
   reconcile(tbody, data.map((row) => JSON.stringify(row)), (i) => {
     const tr = make("tr");
     tr.dataset.index = String(data[i][0]);
     data[i].forEach((cell, j) => {
-      tr.append(make("td", j === data[i].length - 1 ? "text-cell" : "num", String(cell)));
+      const kind = j === data[i].length - 1 ? "text-cell" : j === tokensAt ? "num tokens-cell" : "num";
+      tr.append(make("td", kind, String(cell)));
     });
     tr.append(make("td", "damage-cell"));
     return tr;

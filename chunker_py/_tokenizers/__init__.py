@@ -66,6 +66,12 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
+def tokenizer_loaded(name: str) -> bool:
+    """Whether ``name`` is ready to count without loading its tables (the page says
+    "loading" rather than wait for a rank file on the first result)."""
+    return name in _CACHE
+
+
 def token_sizer(name: str) -> TokenSizer:
     """The engine's sizer for tokens of ``name`` (one per name)."""
     sizer = _SIZERS.get(name)
@@ -74,4 +80,11 @@ def token_sizer(name: str) -> TokenSizer:
     return sizer
 
 
-__all__ = ["TOKENIZERS", "TokenSizer", "Tokenizer", "get_tokenizer", "token_sizer"]
+__all__ = [
+    "TOKENIZERS",
+    "TokenSizer",
+    "Tokenizer",
+    "get_tokenizer",
+    "token_sizer",
+    "tokenizer_loaded",
+]

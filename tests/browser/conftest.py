@@ -553,16 +553,26 @@ class App:
         )
 
     def records(self) -> list[list[str]]:
-        """The Chunk records table's body, cell texts row by row (the damage column, words
-        about the chunk rather than a record field, is left out)."""
+        """The Chunk records table's body, cell texts row by row: the guide's columns (the
+        damage words and the token counts, filled in after the paint, are read by
+        ``damage_words`` and ``token_counts``)."""
         return (
             self.region("Chunk records")
             .get_by_role("table")
             .locator("tbody tr")
             .evaluate_all(
-                "rows => rows.map(r => [...r.cells]"
-                ".filter(c => !c.classList.contains('damage-cell')).map(c => c.textContent))"
+                "rows => rows.map(r => [...r.cells].filter(c => !c.classList.contains("
+                "'damage-cell') && !c.classList.contains('tokens-cell')).map(c => c.textContent))"
             )
+        )
+
+    def token_counts(self) -> list[str]:
+        """The Tokens column of the Chunk records table."""
+        return (
+            self.region("Chunk records")
+            .get_by_role("table")
+            .locator("tbody td.tokens-cell")
+            .all_text_contents()
         )
 
     def preview(self) -> list[str]:

@@ -60,12 +60,16 @@ def load(app: App) -> None:
     """Import MARKDOWN as a file (typing would turn its CRLF into LF, as text areas do)."""
     app.settle(lambda: app.browse("guide.md", MARKDOWN.encode("utf-8"), "text/markdown"))
     app.configure(None, size=300, overlap=0)
+    set_option(app, "Size unit", "code-points")  # cases before may have chosen tokens
+    set_option(app, "Tokenizer", "cl100k_base")
 
 
 def set_option(app: App, label: str, value: str) -> None:
     field = next(f for f in FIELDS.values() if f.label == label)
     if field.widget == "checkbox":
         app.set_checked(label, value == "1")
+    elif field.widget == "radio":
+        app.choose(field.choices[value])
     elif field.widget == "select":
         app.select(label, value=value)
     else:
@@ -102,6 +106,13 @@ CASES = [
                   "Abbreviations": '["Vgl."]'}),
     ("Recursive", {"Chunk size": "80", "Requested overlap": "10", "Separators preset": "markdown"}),
     ("Recursive", {"Chunk size": "50", "Requested overlap": "0", "Separators preset": "python"}),
+    ("Recursive", {"Chunk size": "40", "Requested overlap": "8", "Size unit": "tokens",
+                   "Tokenizer": "o200k_base"}),
+    ("Sentence", {"Chunk size": "30", "Requested overlap": "0", "Size unit": "tokens",
+                  "Tokenizer": "wordpiece"}),
+    ("Markdown structure", {"Chunk size": "50", "Size unit": "tokens", "Tokenizer": "words"}),
+    ("Token window", {"Chunk size": "25", "Requested overlap": "5",
+                      "Tokenizer": "cl100k_base"}),
 ]  # fmt: skip
 
 
@@ -122,6 +133,8 @@ def test_download_equals_the_cli_byte_for_byte(
     assert settings.mode == next(n for n, m in MODES.items() if m.label == mode)
     _name, data = app.download("Download JSONL")
     assert data == cli_jsonl(MARKDOWN, settings, tmp_path)
+    # the Tokens column (filled after the paint) equals the CLI's token counts
+    assert app.token_counts() == [str(t) for t in analyse(MARKDOWN, settings).tokens]
     rows = app.records()
     chunks = analyse(MARKDOWN, settings).chunks
     assert len(rows) == len(chunks) and [r[-1] for r in rows] == [c.text for c in chunks]
