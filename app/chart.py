@@ -93,7 +93,8 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code p
         layout["annotations"] = [
             {
                 "xref": "paper", "x": 0, "y": MAX_CHUNKS, "xanchor": "left",
-                "yanchor": "bottom", "text": "2,000-chunk limit", "showarrow": False,
+                "yanchor": "bottom", "text": f"{number(MAX_CHUNKS)}-chunk limit",
+                "showarrow": False,
                 "font": {"color": c["over"]}, "bgcolor": c["label_bg"],
             }
         ]  # fmt: skip

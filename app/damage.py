@@ -12,7 +12,7 @@ from typing import Any
 
 from dom import by_id, number, render, to_json
 
-from chunker_py import Analysis, Damage, Row, settings_to_fragment
+from chunker_py import MAX_CHUNKS, Analysis, Damage, Row, settings_to_fragment
 
 GROUP = {
     "damage-code": ("code_blocks_cut", "code_blocks"),
@@ -59,7 +59,7 @@ def damaged_indices(damage: Damage) -> list[int]:
 
 def _cells(row: Row) -> list[str]:
     if row.error is not None or row.damage is None:
-        limit = " — over the 2,000-chunk limit" if row.over_limit else ""
+        limit = f" — over the {number(MAX_CHUNKS)}-chunk limit" if row.over_limit else ""
         return [number(row.count) + limit, *["—"] * 9]
     d = row.damage
     pct = row.ends_mid_sentence_pct
@@ -96,7 +96,9 @@ def show_comparison(rows: Sequence[Row] | None, apply: Callable[[str], Any] | No
     render().compare(body, to_json(data), apply)
     over = [r.label for r in rows if r.over_limit]
     status.textContent = (
-        f"{', '.join(over)} would exceed the 2,000-chunk limit at this size." if over else ""
+        f"{', '.join(over)} would exceed the {number(MAX_CHUNKS)}-chunk limit at this size."
+        if over
+        else ""
     )
 
 

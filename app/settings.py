@@ -15,7 +15,16 @@ from typing import Any
 from dom import by_id, on
 from pyscript import document, window
 
-from chunker_py import DEFAULT_SEPARATORS, DEPENDS, FIELDS, MODES, Settings, settings_to_fragment
+from chunker_py import (
+    DEFAULT_SEPARATORS,
+    DEPENDS,
+    FIELDS,
+    MODES,
+    ChunkerError,
+    Settings,
+    read_whole,
+    settings_to_fragment,
+)
 from chunker_py import Field as FieldInfo
 
 MAX_CHUNK_SIZE = FIELDS["chunk_size"].high
@@ -85,8 +94,11 @@ def show_mode(mode: str | None = None) -> None:
 
 
 def _whole(value: str) -> int | None:
-    value = value.strip()
-    return int(value) if value.isascii() and value.isdigit() else None
+    """The field's whole number as the core reads it (None while it is not one)."""
+    try:
+        return read_whole(value, "", "", 0, MAX_CHUNK_SIZE)
+    except ChunkerError:
+        return None
 
 
 def sync_sliders(source: str | None = None) -> None:

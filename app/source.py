@@ -25,7 +25,6 @@ class Source:
         self._changed = changed
         self.area = by_id("source-text")
         self.text = str(self.area.value)  # the last accepted text
-        self.message = ""
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -55,7 +54,6 @@ class Source:
         status = by_id("source-status")
         status.textContent = message
         status.classList.toggle("problem", problem)
-        self.message = message
 
     def show_count(self) -> None:
         count = len(self.text)  # Python counts code points, as the limit does

@@ -29,7 +29,7 @@ from ._damage import ChunkDamage, Damage
 from ._document import decode_document
 from ._engine import Span, SpanMeta, window_count
 from ._errors import ChunkerError, DocumentError, ResultError, SettingError
-from ._fields import Field
+from ._fields import Field, read_whole
 from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ._links import settings_from_fragment, settings_to_fragment
 from ._modes import MODES, Mode
@@ -95,6 +95,7 @@ __all__ = [
     "output_budget",
     "parse_separators",
     "parse_settings",
+    "read_whole",
     "record",
     "row_settings",
     "sentence_spans",
