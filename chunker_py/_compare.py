@@ -90,6 +90,8 @@ def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
             "Fixed with overlap",
             base.replace(mode="fixed", chunk_overlap=overlap or size // 5),
         ),
+        # seed 004's token window: the same size and overlap, counted in tokens
+        ("token-window", "Token window", base.replace(mode="token-window")),
     ]
 
 

@@ -25,6 +25,7 @@ from chunker_py import (
     damage_by_size,
     damage_of,
     row_settings,
+    sizer_for,
     to_jsonl,
 )
 from chunker_py._blocks import markdown_blocks
@@ -367,6 +368,7 @@ def test_comparison_rows_follow_the_current_settings() -> None:
         "sentence",
         "fixed",
         "fixed-overlap",
+        "token-window",
     ]
     by_key = {key: s for key, _label, s in rows}
     assert by_key["fixed-overlap"].chunk_overlap == 40  # size / 5 when the overlap is 0
@@ -387,12 +389,13 @@ def test_compare_marks_the_current_row_and_reuses_its_analysis() -> None:
     settings = Settings(mode="markdown", chunk_size=300)
     current = analyse(text, settings)
     rows = compare(text, settings, known=current)
-    assert [r.current for r in rows] == [False, False, True, False, False, False]
+    assert [r.current for r in rows] == [False, False, True, False, False, False, False]
     assert rows[2].damage is current.damage
     for row in rows:
         alone = analyse(text, row.settings)
         assert row.count == alone.count and row.damage == alone.damage
-        assert row.max_size == max(s.end - s.start for s in alone.spans)
+        size = sizer_for(row.settings)  # the size unit: tokens for the token window
+        assert row.max_size == max(size.length(text, s.start, s.end) for s in alone.spans)
 
 
 def test_compare_reports_rows_over_the_chunk_limit() -> None:
@@ -438,8 +441,9 @@ def test_cli_summary_and_compare(tmp_path: Path) -> None:
         "Sentence",
         "Fixed (overlap 0)",
         "Fixed with overlap",
+        "Token window",
     ]
-    assert [r["current"] for r in rows] == [True, False, False, False, False, False]
+    assert [r["current"] for r in rows] == [True, False, False, False, False, False, False]
     assert rows[2]["code_blocks_cut"] == 0 and rows[2]["settings"]["mode"] == "markdown"
     assert rows[5]["settings"]["chunk_overlap"] == 6
     assert all(r["over_limit"] is False and r["error"] is None for r in rows)
