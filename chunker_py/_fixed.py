@@ -2,6 +2,7 @@
 
 Window i (from 1) is ``[a, min(a + size, N))`` with ``a = (i - 1)(size - overlap)``;
 splitting stops at the first window that reaches N. Each window is trimmed on its own.
+Sized in tokens, the windows are counted in tokens: exactly Token window's cuts.
 """
 
 from __future__ import annotations
@@ -21,4 +22,9 @@ class Options:
 
 def feed(job: Job, options: Options) -> None:
     """Send the retained windows of the text to the sink."""
+    if not job.sizer.per_code_point:
+        from . import _token_window  # the same windows, counted in tokens
+
+        _token_window.feed(job, _token_window.Options())
+        return
     job.sink.windows(0, len(job.text), job.size, job.overlap)

@@ -109,11 +109,11 @@ COMMON_FIELDS = (
         "code-points",
         choice_reader("size_unit", "Size unit", SIZE_UNITS),
         help="What chunk size and overlap count: code points, or tokens of the Tokenizer "
-        "(Fixed size counts code points, Token window tokens).",
+        "(Token window always counts tokens).",
         choices=SIZE_UNITS,
         link="unit",
-        # Fixed size cuts code points by definition; Token window is its token twin.
-        modes=tuple(n for n, m in MODES.items() if not m.tokens_only and n != "fixed"),
+        # Token window always counts tokens (Fixed size in tokens gives its windows).
+        modes=tuple(n for n, m in MODES.items() if not m.tokens_only),
         widget="radio",
         cli_help="code-points (default) or tokens of --tokenizer",
     ),
