@@ -7,9 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import snippets
-from dom import by_id, on
-from pyodide.ffi import JsException
-from pyscript import window
+from dom import by_id, copy_text, on
 
 from chunker_py import Settings
 
@@ -56,12 +54,4 @@ class CopyCode:
         what = BUTTONS[button][1]
         if text is None:
             return
-        try:
-            await window.navigator.clipboard.writeText(text)
-        except JsException:  # the browser may refuse clipboard access: say so
-            self._say(f"{what} could not be copied: the browser refused clipboard access.")
-            return
-        self._say(f"{what} copied to the clipboard.")
-
-    def _say(self, message: str) -> None:
-        by_id("code-status").textContent = message
+        await copy_text(text, what, "code-status")

@@ -60,6 +60,19 @@ def after_paint(handler: Callable[[], Any], delay_ms: int = 0) -> Any:
     return timer
 
 
+async def copy_text(text: str, what: str, status_id: str) -> None:
+    """Put ``text`` on the clipboard and say so (or that the browser refused) in the
+    status line ``status_id``."""
+    from pyodide.ffi import JsException
+
+    try:
+        await window.navigator.clipboard.writeText(text)
+    except JsException:  # the browser may refuse clipboard access: say so
+        set_text(status_id, f"{what} could not be copied: the browser refused clipboard access.")
+        return
+    set_text(status_id, f"{what} copied to the clipboard.")
+
+
 def number(value: int) -> str:
     return f"{value:,}"
 

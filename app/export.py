@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dom import by_id, on, render
-from pyodide.ffi import JsException
+from dom import by_id, copy_text, on, render
 from pyscript import window
 
 from chunker_py import Analysis, download_name, to_csv, to_jsonl
@@ -59,12 +58,7 @@ class Export:
         self._say(f"Saved {name}.")
 
     async def _copy(self, text: str, what: str) -> None:
-        try:
-            await window.navigator.clipboard.writeText(text)
-        except JsException:  # the browser may refuse clipboard access: say so
-            self._say(f"{what} could not be copied: the browser refused clipboard access.")
-            return
-        self._say(f"{what} copied to the clipboard.")
+        await copy_text(text, what, "export-status")
 
     def _say(self, message: str) -> None:
         by_id("export-status").textContent = message

@@ -108,11 +108,23 @@ def compare(
     mine = settings.record_settings()
     rows = []
     for key, label, row in row_settings(settings):
-        analysis = _reuse(known, text, row) or analyse(
-            text, row, max_chunks=max_chunks, max_code_points=max_code_points, with_tradeoffs=False
-        )
+        analysis = _analysed(known, text, row, max_chunks, max_code_points)
         rows.append(_row(key, label, row, row.record_settings() == mine, analysis, max_chunks))
     return rows
+
+
+def _analysed(
+    known: Analysis | None,
+    text: str,
+    settings: Settings,
+    max_chunks: int | None,
+    max_code_points: int | None,
+) -> Analysis:
+    """``known`` when it is the result wanted, else a fresh analysis without trade-offs."""
+    return _reuse(known, text, settings) or analyse(
+        text, settings, max_chunks=max_chunks, max_code_points=max_code_points,
+        with_tradeoffs=False,
+    )  # fmt: skip
 
 
 def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | None:
@@ -138,9 +150,7 @@ def damage_by_size(
     rows = []
     for size in comparison_sizes(settings.chunk_size, settings.overlap):
         row = settings.replace(chunk_size=size)
-        analysis = _reuse(known, text, row) or analyse(
-            text, row, max_chunks=max_chunks, max_code_points=max_code_points, with_tradeoffs=False
-        )
+        analysis = _analysed(known, text, row, max_chunks, max_code_points)
         rows.append(
             _row(
                 str(size), f"size {size:,}", row, size == settings.chunk_size, analysis, max_chunks
