@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -196,3 +197,14 @@ def test_a_share_link_restores_every_new_option(app: App) -> None:
     expect(page.get_by_label("Separators preset", exact=True)).to_have_value("latex")
     app.choose("Sentence")
     expect(page.get_by_label("Abbreviations", exact=True)).to_have_value('["sog."]')
+
+
+def test_a_phone_width_page_never_scrolls_sideways(new_app: Callable[..., App]) -> None:
+    """At 390 px every control fits; only the wide tables scroll, inside their own boxes."""
+    phone = new_app(viewport={"width": 390, "height": 844})
+    phone.open()
+    phone.wait_ready()
+    for mode in MODES.values():
+        phone.choose(mode.label)
+        width = phone.page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"{mode.label}: the page is {width} px wide"
