@@ -248,14 +248,7 @@ def build_wheel(package_dir: Path = ROOT / "chunker_py") -> tuple[str, bytes]:
     writer.writerow([f"{dist_info}/RECORD", "", ""])
     files.append((f"{dist_info}/RECORD", record.getvalue().encode()))
 
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files:
-            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
-            info.external_attr = 0o644 << 16
-            info.compress_type = zipfile.ZIP_DEFLATED
-            archive.writestr(info, data)
-    return f"{dist_name}-{version}-py3-none-any.whl", buffer.getvalue()
+    return f"{dist_name}-{version}-py3-none-any.whl", reproducible_zip(files)
 
 
 # ---------------------------------------------------------------- token data
@@ -482,22 +475,22 @@ def runtime_requirements() -> list[tuple[str, str]]:
     return pins
 
 
-def dependency_bundle(python_version: str) -> bytes:
-    """One zip of chunker_py's pure-Python dependencies, unpacked by PyScript into the
+def dependency_members(python_version: str) -> dict[str, bytes]:
+    """The files of chunker_py's pure-Python dependencies, as they unpack into the
     interpreter's working directory (on sys.path): no micropip and no index lookup.
     Each wheel's .dist-info (with its licence) travels with it."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as bundle:
-        for name, version in runtime_requirements():
-            with zipfile.ZipFile(fetch_wheel(name, version, python_version)) as wheel:
-                for member in sorted(wheel.namelist()):
-                    if member.endswith("/"):
-                        continue
-                    info = zipfile.ZipInfo(member, date_time=(1980, 1, 1, 0, 0, 0))
-                    info.external_attr = 0o644 << 16
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    bundle.writestr(info, wheel.read(member))
-    return buffer.getvalue()
+    members: dict[str, bytes] = {}
+    for name, version in runtime_requirements():
+        with zipfile.ZipFile(fetch_wheel(name, version, python_version)) as wheel:
+            for member in sorted(wheel.namelist()):
+                if not member.endswith("/"):
+                    members[member] = wheel.read(member)
+    return members
+
+
+def dependency_bundle(python_version: str) -> bytes:
+    """The dependencies' files as one reproducible zip."""
+    return reproducible_zip(sorted(dependency_members(python_version).items()))
 
 
 def pyodide_python_version() -> str:
@@ -524,11 +517,8 @@ def reproducible_zip(members: Iterable[tuple[str, bytes]]) -> bytes:
 def python_bundle(python_version: str) -> bytes:
     """Every Python file the page imports except app/main.py, as one zip for the
     interpreter's working directory (on sys.path): the runtime dependencies (see
-    dependency_bundle), chunker_py and the app's panel modules. One request, no micropip."""
-    members: dict[str, bytes] = {}
-    if runtime_requirements():
-        with zipfile.ZipFile(io.BytesIO(dependency_bundle(python_version))) as deps:
-            members.update((name, deps.read(name)) for name in deps.namelist())
+    dependency_members), chunker_py and the app's panel modules. One request, no micropip."""
+    members = dependency_members(python_version)
     package = ROOT / "chunker_py"
     for path in package_sources(package):
         members[path.relative_to(package.parent).as_posix()] = path.read_bytes()

@@ -134,7 +134,9 @@ def _control(field: Field) -> str:
     if field.widget == "select":
         return _select(field)
     if field.widget == "number":
-        return _number(field, 299 if field.key == "chunk_overlap" else None)
+        # the overlap slider ends below the default chunk size (app/settings.py follows it)
+        overlap_max = FIELDS["chunk_size"].default - 1
+        return _number(field, overlap_max if field.key == "chunk_overlap" else None)
     if field.widget == "checkbox":
         return _checkbox(field)
     return _text(field)

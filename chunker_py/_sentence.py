@@ -27,10 +27,10 @@ def parse_abbreviations(raw: object) -> tuple[str, ...]:
     """A JSON list of abbreviations such as ``["Vgl.", "sog."]`` (trailing dot optional)."""
     key = "abbreviations"
     message = 'Abbreviations must be a JSON list of strings, e.g. ["Vgl.", "sog."].'
-    items = json_list(raw, key, message) if isinstance(raw, str) and raw.strip() else raw
     if isinstance(raw, str) and not raw.strip():
-        return ()
-    if isinstance(items, str) or not isinstance(items, list | tuple):
+        return ()  # an empty field: no abbreviations of one's own
+    items = json_list(raw, key, message) if isinstance(raw, str) else raw
+    if not isinstance(items, list | tuple):
         raise SettingError(message, field=key)
     if len(items) > MAX_ABBREVIATIONS:
         raise SettingError(

@@ -324,13 +324,13 @@ def parse_settings(raw: Mapping[str, object]) -> Settings:
         if key in values:
             continue
         depends = DEPENDS.get(key)
-        if field.used_by(mode) and (depends is None or values[depends[0]] == depends[1]):
+        needed = field.used_by(mode) and (depends is None or values[depends[0]] == depends[1])
+        try:
             values[key] = field.read(given(key))
-        else:
-            try:
-                values[key] = field.read(given(key))
-            except SettingError:
-                values[key] = field.default
+        except SettingError:
+            if needed:
+                raise
+            values[key] = field.default
     return Settings(**values)
 
 
