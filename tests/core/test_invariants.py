@@ -25,15 +25,22 @@ from .conftest import any_text, settings_strategy, texts
 @example(text="\ufeff", settings=Settings(chunk_size=1, chunk_overlap=0))
 @example(text="a\r\n\r\nb", settings=Settings(chunk_size=2, chunk_overlap=1))
 @example(text="😀" * 5, settings=Settings(mode="fixed", chunk_size=2, chunk_overlap=1))
+@example(
+    text="\x81", settings=Settings(mode="fixed", chunk_size=1, chunk_overlap=0, size_unit="tokens")
+)
 def test_spans_are_ordered_slices_inside_the_text(text: str, settings: Settings) -> None:
     spans = split_spans(text, settings)
     for i, (start, end, whole, meta) in enumerate(spans):
         assert 0 <= start < end <= len(text)
         if i:
             assert start >= spans[i - 1].start and end >= spans[i - 1].end
-        # a note explains an oversized chunk; Token window counts tokens of the whole
-        # text's encoding, not of the slice alone (test_token_window checks it)
-        if not whole and not (meta and meta.note) and not settings.mode_info.tokens_only:
+        # a note explains an oversized chunk; Token window (and Fixed size in tokens, which
+        # cuts the same windows) counts tokens of the whole text's encoding, not of the
+        # slice alone (test_token_window checks it)
+        token_windows = settings.mode_info.tokens_only or (
+            settings.mode == "fixed" and not sizer_for(settings).per_code_point
+        )
+        if not whole and not (meta and meta.note) and not token_windows:
             size = sizer_for(settings).length(text, start, end)  # in the size unit
             assert size <= settings.chunk_size  # merged chunks fit the size
             if settings.trim:
