@@ -9,6 +9,7 @@ Damage found after the paint marks the chunks' edges (words in each handle's nam
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from dom import Windowed, by_id, number, on, to_json
@@ -41,10 +42,16 @@ class ChunkMap:
         self.back = by_id("map-back")
         self.last: tuple[Any, ...] | None = None
         self.selected = -1
+        # a result not drawn yet because the map was off screen (drawn after the paint)
+        self.waiting: Analysis | None = None
+
+    @property
+    def deferred(self) -> bool:
+        return self.waiting is not None
 
     def wire(self) -> None:
         js = window.ciChunkMap
-        js.wireChunkMap(self.root, by_id("chunk-map-detail"))
+        js.wireChunkMap(self.root, by_id("chunk-map-detail"), by_id("chunk-map-panel"))
         on(self.root, "click", self._clicked)
         on(self.root, "keydown", self._key)
         on(self.back, "click", lambda _event: self._return())
@@ -52,22 +59,40 @@ class ChunkMap:
             on(by_id(panel_id), "keydown", self._key_in_target)
 
     def show(self, analysis: Analysis | None) -> None:
+        """Draw ``analysis`` now if the map is on screen; otherwise keep it for
+        ``catch_up`` after the paint (laying out 20,000 code points of spans off screen
+        would only delay the keystroke's frame)."""
+        self.waiting = None
         if analysis is None or not analysis.spans:
             self.last = None
             self.root.replaceChildren()
             by_id("chunk-map-panel").hidden = True
             self.back.hidden = True
             return
+        if by_id("chunk-map-panel").hidden or not window.ciChunkMap.onScreen():
+            self.waiting = analysis
+            by_id("chunk-map-panel").hidden = False
+            return
+        self._draw(analysis)
+
+    def catch_up(self) -> None:
+        """After the paint: draw the result kept while the map was off screen."""
+        if self.waiting is not None:
+            analysis, self.waiting = self.waiting, None
+            self._draw(analysis)
+
+    def _draw(self, analysis: Analysis) -> None:
         by_id("chunk-map-panel").hidden = False
         key = (analysis.text, analysis.spans)
         if key == self.last:
             return  # same text and chunks (e.g. only the source name changed)
         self.last = key
-        self._unmark()
+        if self.selected >= 0:
+            self._unmark()
         self.back.hidden = True
-        spans = [x for s in analysis.spans for x in (s.start, s.end)]
-        data = {"text": analysis.text, "spans": spans}
-        window.ciChunkMap.chunkMap(self.root, to_json(data))
+        # [[start, end], ...]: a span's first two fields, picked in C
+        spans = to_json(list(map(itemgetter(0, 1), analysis.spans)))
+        window.ciChunkMap.chunkMap(self.root, analysis.text, spans)
         count = len(analysis.spans)
         noun = "chunk" if count == 1 else "chunks"
         self.root.setAttribute(

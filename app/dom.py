@@ -16,10 +16,18 @@ from pyscript import document, window
 _proxies: list[Any] = []  # event handlers must outlive the call that registered them
 
 
+_elements: dict[str, Any] = {}
+
+
 def by_id(element_id: str) -> Any:
-    element = document.getElementById(element_id)
+    """The element with ``element_id``; index.html's elements stay for the page's life, so
+    each is looked up once (a call into JavaScript costs more than the dict)."""
+    element = _elements.get(element_id)
     if element is None:
-        raise LookupError(f"#{element_id} is missing from index.html")
+        element = document.getElementById(element_id)
+        if element is None:
+            raise LookupError(f"#{element_id} is missing from index.html")
+        _elements[element_id] = element
     return element
 
 
@@ -81,7 +89,8 @@ class Windowed:
     """A panel listing the first ``first`` chunks, and all of them on request.
 
     Laying out 2,000 long items on every keystroke would make typing lag; downloads always
-    hold every record.
+    hold every record. A subclass's ``draw`` builds the items; ``show`` skips it when the
+    list already shows exactly what the new result would draw.
     """
 
     first = 100
@@ -93,6 +102,7 @@ class Windowed:
         self.analysis: Any = None
         # "Show damaged chunks only": the indices to show, or None for every chunk
         self.only: list[int] | None = None
+        self.drawn: tuple[Any, ...] | None = None  # what the list was last drawn from
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
@@ -101,20 +111,54 @@ class Windowed:
         self.show_all = not self.show_all
         self.show(self.analysis)
 
-    def show(self, analysis: Any) -> None:
+    def extra(self, analysis: Any) -> Any:
+        """What else than the chunks' spans and text the items show (a subclass's)."""
+        return None
+
+    def draw(self, analysis: Any, total: int, chunks: tuple[Any, ...]) -> None:
         raise NotImplementedError
 
-    def window(self, analysis: Any) -> tuple[int, tuple[Any, ...]]:
-        """The total number of chunks and the records to show now."""
+    def caption(self, total: int, shown: int) -> None:
+        """Texts that depend on the counts only (set on every result)."""
+
+    def show(self, analysis: Any) -> None:
         self.analysis = analysis
+        total, picked = self._pick(analysis)
+        # Typing after the shown chunks (e.g. at the end of a long text) changes none of
+        # them: the same chunks, spans and text up to the last one's end draw the same.
+        drawn = None
+        if analysis is not None:
+            spans = analysis.spans[: picked[-1] + 1] if picked else ()
+            reach = spans[-1].end if spans else 0  # span ends never decrease
+            drawn = (analysis.text[:reach], spans, picked, self.extra(analysis))
+        if drawn is None or drawn != self.drawn:
+            self.draw(analysis, total, self._chunks(analysis, picked))
+        self.drawn = drawn
+        self.caption(total, len(picked))
+        self.offer_more(total)
+
+    def forget(self) -> None:
+        """Draw again on the next show (how the items look has changed)."""
+        self.drawn = None
+
+    def _pick(self, analysis: Any) -> tuple[int, tuple[int, ...]]:
+        """The number of chunks listable and the indices of those to show now."""
         if analysis is None:
             return 0, ()
         if self.only is not None:
-            picked = self.only if self.show_all else self.only[: self.first]
-            built = analysis.chunk_window(0, picked[-1] + 1) if picked else ()
-            return len(self.only), tuple(built[i] for i in picked)
+            wanted = self.only if self.show_all else self.only[: self.first]
+            return len(self.only), tuple(wanted)
         total = len(analysis.spans)
-        return total, analysis.chunk_window(0, total if self.show_all else self.first)
+        return total, tuple(range(total if self.show_all else min(total, self.first)))
+
+    @staticmethod
+    def _chunks(analysis: Any, picked: tuple[int, ...]) -> tuple[Any, ...]:
+        if not picked:
+            return ()
+        built = analysis.chunk_window(0, picked[-1] + 1)
+        if len(picked) == len(built):  # 0..n-1: every chunk up to the last
+            return built
+        return tuple(built[i] for i in picked)
 
     def offer_more(self, total: int) -> None:
         more = by_id(self.more_id)

@@ -22,7 +22,7 @@ from copycode import CopyCode
 from dom import after_paint, before_next_frame, by_id, on
 from export import Export
 from preview import Preview
-from pyodide.ffi import create_proxy
+from pyodide.ffi import create_once_callable, create_proxy
 from pyscript import window
 from records import Records
 from source import Source
@@ -38,9 +38,12 @@ from chunker_py import (
     settings_from_fragment,
     sizer_for,
     tokenizer_loaded,
+    tradeoffs,
 )
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
+# what the trade-off chart needs: the text, the settings and the chunk count at its size
+ChartJob = tuple[str, Settings, int]
 
 
 class Page:
@@ -53,7 +56,11 @@ class Page:
         # issue 11: chunk map and copy as code
         self.chunk_map = ChunkMap(self.records, self.preview)
         self.copy_code = CopyCode()
-        self.pending = False
+        self.pending = False  # a recompute is scheduled for the next frame
+        self.computed_this_frame = False
+        # the text and raw settings of the last update, and how it ended
+        self.computed: tuple[str, dict[str, object]] | None = None
+        self.outcome = "ready"
         self.link_notes: list[str] = []
         # Every update gets a number; work scheduled after the paint runs only if no
         # newer update has started since (stale work is dropped, never shown).
@@ -93,33 +100,55 @@ class Page:
         self.changed()
 
     def changed(self) -> None:
-        """Any edit: mark the page busy and schedule one recompute."""
+        """Any edit: recompute at once, so the result is painted in the frame after the
+        key; edits arriving before that frame (a burst of key events) are coalesced into
+        one recompute just before it, so the page never computes twice per frame."""
         self.root.dataset.state = "busy"
         self.root.setAttribute("aria-busy", "true")
-        if not self.pending:
+        if self.pending:
+            return
+        if self.computed_this_frame:
             self.pending = True
             before_next_frame(self._run)
+            return
+        self._run()
 
     def _run(self) -> None:
         self.pending = False
+        if not self.computed_this_frame:
+            self.computed_this_frame = True
+            before_next_frame(self._frame_drawn)
         self._guarded(self.update)
 
-    def _guarded(self, work: Callable[[], None]) -> None:
+    def _frame_drawn(self) -> None:
+        self.computed_this_frame = False
+
+    def _guarded(self, work: Callable[[], None]) -> bool:
+        """Run ``work``; a bug in it is shown (and False returned), the page keeps working."""
         try:
             work()
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
             self._clear_after_bug()
             readiness.bug(f"{type(exc).__name__}: {exc}")
-            self.root.dataset.state = "error"
+            self.outcome = self.root.dataset.state = "error"  # until the input changes
             self.root.removeAttribute("aria-busy")
+            return False
+        return True
 
-    # -- after the paint: damage, then (after a pause in typing) the comparison
-    def _later(self, result: chunker_py.Analysis | None) -> None:
+    # -- after the paint: the chunk map if it was off screen, the trade-off chart, the sizes
+    # histogram, token counts and damage, one task each; then (after a pause in typing) the
+    # comparison. Every step is dropped once a newer edit has started.
+    def _later(self, result: chunker_py.Analysis | None, chart_job: ChartJob | None) -> None:
         self.generation += 1
         generation = self.generation
         for timer in self.compare_timer:
             window.clearTimeout(timer)
+        steps: list[Callable[[], None]] = []
+        if self.chunk_map.deferred:
+            steps.append(self.chunk_map.catch_up)
+        steps.append(lambda: self._chart(chart_job))
+        self.root.dataset.chart = "pending"
         if result is None:
             self.result = None
             histogram.show(None)
@@ -127,23 +156,47 @@ class Page:
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
-            return
-        self.result = result
-        damage_panel.pending(True)
-        after_paint(lambda: self._guarded(lambda: self._damage(generation, result)))
-        self.compare_timer = after_paint(
-            lambda: self._guarded(lambda: self._compare(generation, result)), COMPARE_DELAY_MS
-        )
+        else:
+            self.result = result
+            damage_panel.pending(True)
+            # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
+            steps.append(lambda: histogram.show(result))
+            steps.append(lambda: self._tokens(result))
+            steps.append(lambda: self._damage(result))
+            self.compare_timer = after_paint(
+                lambda: self._guarded(lambda: self._compare(generation, result)),
+                COMPARE_DELAY_MS,
+            )
+        after_paint(lambda: self._steps(generation, steps))
 
-    def _damage(self, generation: int, result: chunker_py.Analysis) -> None:
-        if generation != self.generation:
+    def _steps(self, generation: int, steps: list[Callable[[], None]]) -> None:
+        """The first step now and the rest in later tasks: a key pressed meanwhile is
+        handled at once, and the steps left for the older result are dropped."""
+        if generation != self.generation or not steps:
             return  # a newer edit is on its way
-        histogram.show(result)  # a Plotly redraw (~15 ms): never on the keystroke's frame
-        if not self.records.tokens_ready:  # load the tokenizer's tables now, after the paint
-            result.tokens  # noqa: B018
+        if self._guarded(steps[0]) and len(steps) > 1:
+            window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
+
+    def _chart(self, job: ChartJob | None) -> None:
+        """Size trade-offs: the counts at the comparison sizes (several splits)."""
+        if job is None:
+            chart.show((), None)
+        else:
+            text, chosen, count = job
+            unit = "code points"
+            if sizer_for(chosen).name != "code-points":
+                unit = f"{chosen.tokenizer} tokens"
+            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size, unit)
+        self.root.dataset.chart = "ready"
+
+    def _tokens(self, result: chunker_py.Analysis) -> None:
+        """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
+        summary.show_tokens(result, True)
+        if not self.records.tokens_ready:
             self.records.tokens_ready = True
-            summary.show_tokens(result, True)
             self.records.show(result)
+
+    def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
         damage_panel.show_group(found, len(result.spans))
         if by_id("damaged-only").checked and found is not None:
@@ -194,10 +247,18 @@ class Page:
 
     def update(self) -> None:
         text = self.source.current()
+        raw = settings.read_raw()
+        if (text, raw) == self.computed and not self.link_notes:
+            # Nothing changed since the last update (an editor inserting a multi-line text
+            # fires one input event per line, all after the text is in): keep its outcome.
+            self.root.dataset.state = self.outcome
+            self.root.removeAttribute("aria-busy")
+            return
+        self.computed, self.outcome = (text, raw), "error"  # "ready" once shown
         self.source.show_count()
         notes, self.link_notes = self.link_notes, []
         try:
-            chosen = parse_settings(settings.read_raw())
+            chosen = parse_settings(raw)
         except ChunkerError as error:
             settings.mark_invalid(error.field)
             self._show(None, error.message, notes=notes)
@@ -205,19 +266,21 @@ class Page:
         settings.mark_invalid(None)
         settings.show_separator_summary(chosen)
         settings.update_link(chosen)
-        result = analyse(text, chosen)
+        # the trade-off counts (several more splits) are computed after the paint
+        result = analyse(text, chosen, with_tradeoffs=False)
+        chart_job = (text, chosen, result.count)
         if result.error is not None:
             settings.mark_invalid(result.error.field)
-            self._show(None, result.error.message, chosen, result.tradeoffs, notes=notes)
+            self._show(None, result.error.message, chosen, chart_job, notes=notes)
             return
-        self._show(result, None, chosen, result.tradeoffs, warnings=result.warnings, notes=notes)
+        self._show(result, None, chosen, chart_job, warnings=result.warnings, notes=notes)
 
     def _show(
         self,
         result: chunker_py.Analysis | None,
         problem: str | None,
         chosen: Settings | None = None,
-        tradeoffs: tuple[chunker_py.Tradeoff, ...] = (),
+        chart_job: ChartJob | None = None,
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
@@ -225,22 +288,20 @@ class Page:
         summary.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
         self.records.tokens_ready = loaded
-        summary.show_tokens(result, loaded)
+        if result is None or not result.spans or not loaded:
+            summary.show_tokens(result, False)  # else counted after the paint
         if by_id("damaged-only").checked:  # known once this result's damage is computed
             self.preview.only = self.records.only = []
         self.preview.show(result)
         self.records.show(result)
-        unit = "code points"
-        if chosen is not None and sizer_for(chosen).name != "code-points":
-            unit = f"{chosen.tokenizer} tokens"
-        chart.show(tradeoffs, chosen.chunk_size if chosen is not None else None, unit)
         self.export.show(result)
-        # issue 11: chunk map and copy as code (the sizes histogram is drawn after the paint)
+        # issue 11: chunk map (now if on screen, else after the paint) and copy as code
         self.chunk_map.show(result)
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
-        self._later(result)
+        self._later(result, chart_job)
+        self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
 

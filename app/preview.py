@@ -6,7 +6,7 @@ from typing import Any
 
 from dom import Windowed, by_id, number, on, render, to_json
 
-from chunker_py import Analysis
+from chunker_py import Analysis, Chunk
 
 
 class Preview(Windowed):
@@ -19,10 +19,10 @@ class Preview(Windowed):
 
     def _whitespace(self, event: Any) -> None:
         by_id("preview-list").classList.toggle("show-ws", bool(event.target.checked))
+        self.forget()
         self.show(self.analysis)  # whitespace symbols are built only while shown
 
-    def show(self, analysis: Analysis | None) -> None:
-        total, shown = self.window(analysis)
+    def draw(self, analysis: Analysis | None, total: int, shown: tuple[Chunk, ...]) -> None:
         items = []
         spans = analysis.spans if analysis is not None else ()
         for c in shown:
@@ -48,10 +48,11 @@ class Preview(Windowed):
                 item["gap"] = f"{number(gap)} code point{'s' if gap != 1 else ''} omitted"
             items.append(item)
         render().preview(by_id("preview-list"), to_json(items))
-        self.offer_more(total)
+
+    def caption(self, total: int, shown: int) -> None:
         kind = "damaged chunks" if self.only is not None else "chunks"
         by_id("preview-note").textContent = (
-            f"Showing {number(len(shown))} of {number(total)} {kind}."
+            f"Showing {number(shown)} of {number(total)} {kind}."
             if total or self.only is not None
             else ""
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dom import Windowed, by_id, number, render, to_json
 
-from chunker_py import Analysis
+from chunker_py import Analysis, Chunk
 
 COLUMNS = ["Index", "Start", "End", "Length", "Tokens", "Overlap", "Text"]
 TOKENS_COLUMN = COLUMNS.index("Tokens")
@@ -23,10 +23,12 @@ class Records(Windowed):
     def _tokens(self, index: int) -> int | str:
         if not self.tokens_ready or self.analysis is None:
             return "…"
-        return int(self.analysis.tokens[index])
+        return self.analysis.chunk_tokens(index)
 
-    def show(self, analysis: Analysis | None) -> None:
-        total, chunks = self.window(analysis)
+    def extra(self, analysis: Analysis) -> object:
+        return (analysis.settings.mode, analysis.settings.tokenizer, self.tokens_ready)
+
+    def draw(self, analysis: Analysis | None, total: int, chunks: tuple[Chunk, ...]) -> None:
         headings = (
             analysis is not None and "heading_path" in analysis.settings.mode_info.record_keys
         )
@@ -43,13 +45,14 @@ class Records(Windowed):
                 for c in chunks
             ]
         render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN)
-        shown = f"showing {number(len(rows))}; " if len(rows) < total else ""
+
+    def caption(self, total: int, shown: int) -> None:
+        listed = f"showing {number(shown)}; " if shown < total else ""
         by_id("records-caption").textContent = (
-            f"{number(total)} records ({shown}offsets in code points, end-exclusive)."
+            f"{number(total)} records ({listed}offsets in code points, end-exclusive)."
             if total
             else "No records: see Chunk readiness."
         )
-        self.offer_more(total)
 
     def _header(self, headings: bool) -> None:
         """Column headings: the heading path column only where the mode sets paths."""

@@ -123,6 +123,14 @@ class Analysis:
         count = get_tokenizer(self.settings.tokenizer).count
         return tuple(count(self.text[s.start : s.end]) for s in self.spans)
 
+    def chunk_tokens(self, index: int) -> int:
+        """Chunk ``index``'s token count, without counting every chunk (a view showing a
+        few records reads this; ``tokens`` counts them all)."""
+        if "tokens" in self.__dict__:
+            return self.tokens[index]
+        span = self.spans[index]
+        return get_tokenizer(self.settings.tokenizer).count(self.text[span.start : span.end])
+
     @cached_property
     def token_summary(self) -> TokenSummary | None:
         """Smallest, average, largest and total tokens; None when there are no chunks."""
@@ -339,13 +347,18 @@ def summarise(length: int, spans: Sequence[Span]) -> Summary:
     repeated = covered = 0
     reach = 0  # end of the union of the spans seen so far; starts are nondecreasing
     prev_start = prev_end = 0
-    lengths = []
-    for i, (start, end, *_rest) in enumerate(spans):
-        lengths.append(end - start)
-        if i:
-            repeated += max(0, min(end, prev_end) - max(start, prev_start))
-        covered += max(0, end - max(start, reach))
-        reach = max(reach, end)
+    lengths = [end - start for start, end, _whole, _meta in spans]
+    for start, end, _whole, _meta in spans:
+        # overlap with the previous span (0 for the first: prev_end is 0 <= its start)
+        shared = (end if end < prev_end else prev_end) - (
+            start if start > prev_start else prev_start
+        )
+        if shared > 0:
+            repeated += shared
+        fresh = end - (start if start > reach else reach)
+        if fresh > 0:
+            covered += fresh
+            reach = end
         prev_start, prev_end = start, end
     return Summary(
         chunks=len(spans),

@@ -16,8 +16,10 @@ const el = (tag, className, text) => {
   return node;
 };
 
-// UTF-16 offset of every code point offset (JS strings index UTF-16 units).
+// The UTF-16 offset of every code point offset (JS strings index UTF-16 units), as an
+// array, or null when the text has no surrogate pair and the two are the same.
 const utf16Offsets = (text) => {
+  if (!/[\uD800-\uDFFF]/.test(text)) return null;
   const out = [0];
   let unit = 0;
   for (const ch of text) {
@@ -32,15 +34,14 @@ const NUMBER = new Intl.NumberFormat("en-US");
 const fmt = (n) => NUMBER.format(n);
 
 // The map's pieces in source order: {kind: "chunk"|"gap"|"covered", a, b (code points),
-// ...}. `spans` is a flat [start0, end0, start1, end1, ...] list in source order.
+// ...}. `spans` is a [[start0, end0], [start1, end1], ...] list in source order.
 const pieces = (length, spans) => {
   const out = [];
   let reach = 0; // end of the union of the chunks so far
-  const count = spans.length / 2;
+  const count = spans.length;
   for (let i = 0; i < count; i += 1) {
-    const start = spans[2 * i];
-    const end = spans[2 * i + 1];
-    const next = i + 1 < count ? spans[2 * i + 2] : length;
+    const [start, end] = spans[i];
+    const next = i + 1 < count ? spans[i + 1][0] : length;
     if (start > reach) out.push({ kind: "gap", a: reach, b: start });
     const ownEnd = Math.max(start, Math.min(end, next));
     const repeated = Math.min(Math.max(reach - start, 0), ownEnd - start);
@@ -156,18 +157,18 @@ const place = (node, p, empty) => {
   setMarks(node, "", "", "");
 };
 
-// json: {text, spans: [s0, e0, ...]}: the source text and the chunks' code-point offsets.
+// `text`: the source text; json: [[s0, e0], ...]: the chunks' code-point offsets.
 // The pieces are grouped into blocks that end after a piece ending in a line break (e.g. a
 // trimmed paragraph break): an edit re-lays out its own block only, and blocks out of the
 // map's view skip layout (content-visibility). Keys and signatures live in expando
 // properties (_key, _place, _sig): reading thousands of attributes per keystroke would
 // cost more than the rest of the update.
-const chunkMap = (root, json) => {
-  const data = JSON.parse(json);
-  const text = data.text;
-  const cps = utf16Offsets(text);
-  const parts = pieces(cps.length - 1, data.spans);
-  const slices = parts.map((p) => text.slice(cps[p.a], cps[p.b]));
+const chunkMap = (root, text, json) => {
+  const offsets = utf16Offsets(text);
+  const unit = offsets ? (a) => offsets[a] : (a) => a; // code point offset -> UTF-16
+  const length = offsets ? offsets.length - 1 : text.length; // in code points
+  const parts = pieces(length, JSON.parse(json));
+  const slices = parts.map((p) => text.slice(unit(p.a), unit(p.b)));
   const keys = parts.map((p, n) =>
     p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
   );
@@ -184,7 +185,7 @@ const chunkMap = (root, json) => {
       const p = parts[n];
       const node =
         p.kind === "chunk"
-          ? buildChunk(slices[n], cps[p.a + p.repeated] - cps[p.a])
+          ? buildChunk(slices[n], unit(p.a + p.repeated) - unit(p.a))
           : buildGap(slices[n], p.kind);
       block.append(node);
     }
@@ -192,9 +193,26 @@ const chunkMap = (root, json) => {
   });
   built.forEach((block, b) => {
     const members = blocks[b];
-    for (let k = 0; k < members.length; k += 1) {
-      const p = parts[members[k]];
-      if (p.kind === "chunk") place(block.children[k], p, !slices[members[k]]);
+    // A kept block (same key: the same pieces, kinds and texts) needs no placing when it
+    // starts at the same offset with the same first chunk index, and its chunks reaching
+    // past their own piece (overlap) end where they did; the other chunks' indices and
+    // offsets follow from those. Typing in one block leaves the others untouched.
+    let first = -1;
+    let reaching = "";
+    for (const n of members) {
+      const p = parts[n];
+      if (p.kind !== "chunk") continue;
+      if (first < 0) first = p.i;
+      if (p.end !== p.b) reaching += `:${n - members[0]}>${p.end}`;
+    }
+    const where = `${parts[members[0]].a}:${first}${reaching}`;
+    if (block._where === where) return;
+    block._where = where;
+    let node = block.firstElementChild;
+    for (const n of members) {
+      const p = parts[n];
+      if (p.kind === "chunk") place(node, p, !slices[n]);
+      node = node.nextElementSibling;
     }
   });
   // roving tabindex: one chunk is in the tab order; arrow keys move between chunks
@@ -218,8 +236,16 @@ const focusChunk = (root, index) => {
   return true;
 };
 
+// Whether the map's panel is (partly) on screen, kept by an IntersectionObserver so the
+// keystroke path reads a flag instead of forcing a layout.
+let shown = false;
+const onScreen = () => shown;
+
 // Detail line under the map: the chunk under the pointer or focus; and arrow-key moves.
-const wireChunkMap = (root, detail) => {
+const wireChunkMap = (root, detail, panel) => {
+  new IntersectionObserver((entries) => {
+    for (const entry of entries) shown = entry.isIntersecting;
+  }).observe(panel);
   const describe = (event) => {
     const node = event.target.closest && event.target.closest(".map-chunk");
     if (!node || !root.contains(node)) return;
@@ -249,4 +275,4 @@ const wireChunkMap = (root, detail) => {
   });
 };
 
-globalThis.ciChunkMap = { chunkMap, markDamage, focusChunk, wireChunkMap, pieces };
+globalThis.ciChunkMap = { chunkMap, markDamage, focusChunk, wireChunkMap, onScreen, pieces };

@@ -288,8 +288,10 @@ class App:
         assert state == expect_state, (
             f"data-state={state}: {self.readiness_message().text_content()}"
         )
-        # work scheduled after the paint (damage, the sizes histogram) for this result
-        self.page.wait_for_selector('#app:not([data-damage="pending"])', timeout=timeout)
+        # work scheduled after the paint (the trade-off chart, the sizes histogram, damage)
+        self.page.wait_for_selector(
+            '#app:not([data-damage="pending"]):not([data-chart="pending"])', timeout=timeout
+        )
 
     # ------------------------------------------------------------ finding controls
 

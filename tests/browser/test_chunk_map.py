@@ -119,8 +119,9 @@ def assert_map_matches(app: App, text: str) -> None:
     assert [(kind(p["cls"]), p["text"]) for p in pieces] == expected_pieces(text, settings)
     shown = [p for p in pieces if kind(p["cls"]) == "chunk"]
     assert [(int(p["start"]), int(p["end"])) for p in shown] == [(c.start, c.end) for c in chunks]
-    rows = app.records()
-    assert [(int(p["start"]), int(p["end"])) for p in shown] == [
+    rows = app.records()  # the first 100 unless all are listed
+    assert len(rows) == min(len(shown), 100)
+    assert [(int(p["start"]), int(p["end"])) for p in shown[: len(rows)]] == [
         (int(r[1]), int(r[2])) for r in rows
     ]
     # the repeated part of each chunk: its overlap with the chunk before it, as far as the
