@@ -1060,6 +1060,11 @@ MUTANTS = (
         "build_chunks(self.text, self.spans, 0, stop)",
     ),
     Mutant(
+        "piece cache keyed without the overlap (chunks replayed from another overlap)",
+        "key = (text[start:end], tuple(seps), size, overlap, sizer.name,",
+        "key = (text[start:end], tuple(seps), size, sizer.name,",
+    ),
+    Mutant(
         "UTF-16 offset off by one on astral characters",
         "position + bisect_right(self._astral, position - 1)",
         "position + bisect_right(self._astral, position)",

@@ -185,6 +185,12 @@ class Sink:
         """A terminal piece no separator could split: kept as it is."""
         self._add(Span(start, end, True))
 
+    def replay(self, offset: int, chunks: Sequence[tuple[int, int, bool]]) -> None:
+        """Chunks found before for the same text elsewhere, ``(start, end, whole)`` relative
+        to ``offset``: added as they are (already trimmed, blank ones already dropped)."""
+        for start, end, whole in chunks:
+            self._add(Span(offset + start, offset + end, whole))
+
     def _add(self, span: Span) -> None:
         self.count += 1
         if self.spans is not None:

@@ -17,7 +17,7 @@ from functools import lru_cache
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
 
-from ._engine import Job, TextIndex, merge_pieces
+from ._engine import Job, Sink, TextIndex, merge_pieces
 from ._errors import SettingError
 from ._fields import LONE_SURROGATE, Field, choice_reader, json_list
 from ._limits import MAX_SEPARATOR_LENGTH, MAX_SEPARATORS
@@ -153,15 +153,23 @@ def split_words(job: Job, start: int, end: int) -> None:
     split_range(job, start, end, _WORDS, blank_pieces=False)
 
 
+# A long piece's chunks depend on its text alone (separators are searched in the passage,
+# edges trimmed within it), so they are kept by content: after an edit only the pieces that
+# changed are split again, the others' chunks are replayed at their new offsets. Keys hold
+# the piece's text and every setting that shapes its chunks.
+_PIECE_CHUNKS: dict[tuple[object, ...], tuple[tuple[int, int, bool], ...]] = {}
+_PIECE_CHUNKS_MAX = 20_000  # entries; the whole cache is dropped when it is full
+
+
 def split_range(
     job: Job, start: int, end: int, separators: Sequence[_Sep], *, blank_pieces: bool = True
 ) -> None:
     """Send the chunks of ``[start, end)`` to the sink in source order."""
-    text, index, sink, sizer = job.text, job.index, job.sink, job.sizer
+    text, index, sizer = job.text, job.index, job.sizer
     size, overlap = job.size, job.overlap
     sized = not sizer.per_code_point
 
-    def split(start: int, end: int, seps: Sequence[_Sep]) -> None:
+    def split(start: int, end: int, seps: Sequence[_Sep], sink: Sink) -> None:
         separator, rest = _choose_separator(text, start, end, seps)
         if separator.text == "" and not sized:
             if size > 1:  # one-code-point pieces merge exactly like fixed windows
@@ -184,14 +192,32 @@ def split_range(
             if run_start < i:
                 merge_pieces(bounds, run_start, i, size, overlap, sink.merged, cum)
             if rest:
-                split(bounds[i], bounds[i + 1], rest)
+                split_long(bounds[i], bounds[i + 1], rest, sink)
             else:
                 sink.whole(bounds[i], bounds[i + 1])
             run_start = i + 1
         if run_start < last:
             merge_pieces(bounds, run_start, last, size, overlap, sink.merged, cum)
 
-    split(start, end, separators)
+    def split_long(start: int, end: int, seps: Sequence[_Sep], sink: Sink) -> None:
+        """A long piece split again: its chunks from the cache when the same text was
+        split with the same settings before (counting-only sinks split it afresh)."""
+        if sink.spans is None:
+            split(start, end, seps, sink)
+            return
+        key = (text[start:end], tuple(seps), size, overlap, sizer.name, sink.trim, blank_pieces)
+        chunks = _PIECE_CHUNKS.get(key)
+        if chunks is None:
+            found = Sink(index, trim=sink.trim)
+            split(start, end, seps, found)
+            assert found.spans is not None
+            chunks = tuple((s.start - start, s.end - start, s.whole) for s in found.spans)
+            if len(_PIECE_CHUNKS) >= _PIECE_CHUNKS_MAX:
+                _PIECE_CHUNKS.clear()
+            _PIECE_CHUNKS[key] = chunks
+        sink.replay(start, chunks)
+
+    split(start, end, separators, job.sink)
 
 
 def _choose_separator(
