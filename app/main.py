@@ -41,6 +41,8 @@ from chunker_py import (
     tradeoffs,
 )
 
+window.performance.mark("ci:app-imported")  # boot marks: bench/bench_boot.py reports them
+
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
 # what the trade-off chart needs: the text, the settings and the chunk count at its size
 ChartJob = tuple[str, Settings, int]
@@ -307,3 +309,4 @@ class Page:
 
 
 Page().start()
+window.performance.mark("ci:app-started")

@@ -15,8 +15,6 @@
 const BUILD = /* build.py fills this in */ {};
 
 const here = (path) => new URL(path, import.meta.url).href;
-const pyodideModule = await import(here(`${BUILD.pyodide}pyodide.mjs`));
-export const version = pyodideModule.version;
 
 const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
 const progress = (text) => report({ stage: "progress", text });
@@ -118,6 +116,11 @@ const download = (path) => {
   return bytes;
 };
 const app = download(BUILD.app);
+
+// Imported after the downloads above have started.
+const pyodideModule = await import(here(`${BUILD.pyodide}pyodide.mjs`));
+export const version = pyodideModule.version;
+mark("pyodide-module");
 
 const indexURL = here(BUILD.pyodide);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
