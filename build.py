@@ -1084,7 +1084,7 @@ def apply_mutant(package: Path, mutant: Mutant) -> tuple[Path, str]:
     hits = [
         (path, text)
         for path in package_sources(package)
-        if (text := path.read_text("utf-8")).count(mutant.original)
+        if path.suffix == ".py" and (text := path.read_text("utf-8")).count(mutant.original)
     ]
     total = sum(text.count(mutant.original) for _path, text in hits)
     if total != 1:
@@ -1114,6 +1114,10 @@ def mutate(names: list[str]) -> int:
         # tests/data and static/sample.txt)
         skip = shutil.ignore_patterns(*MUTATION_SKIP)
         shutil.copytree(ROOT, copy, ignore=skip, dirs_exist_ok=True)
+        # ... and the token tests' reference tokenizer, which `build` extracts into .cache
+        reference = ROOT / ".cache" / "token-reference"
+        if reference.is_dir():
+            shutil.copytree(reference, copy / ".cache" / "token-reference")
         for mutant in chosen:  # every snippet is checked before anything runs
             path, text = apply_mutant(copy / "chunker_py", mutant)
             path.write_text(text, "utf-8")
