@@ -7,6 +7,7 @@ reads the controls when it runs, so only the latest input's result is ever shown
 
 from __future__ import annotations
 
+import gc
 import traceback
 from collections.abc import Callable
 
@@ -44,6 +45,9 @@ from chunker_py import (
 window.performance.mark("ci:app-imported")  # boot marks: bench/bench_boot.py reports them
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
+TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for typing
+TYPING_PAUSE_MS = 100  # while typing, the after-paint work waits this long for a pause
+MAX_UNCOLLECTED = 200  # updates without a pause before the cycle collector runs anyway
 # what the trade-off chart needs: the text, the settings and the chunk count at its size
 ChartJob = tuple[str, Settings, int]
 
@@ -60,6 +64,8 @@ class Page:
         self.copy_code = CopyCode()
         self.pending = False  # a recompute is scheduled for the next frame
         self.computed_this_frame = False
+        self.last_update = float("-inf")  # performance.now() of the last update shown
+        self.uncollected = 0  # updates since the cycle collector last ran
         # the text and raw settings of the last update, and how it ended
         self.computed: tuple[str, dict[str, object]] | None = None
         self.outcome = "ready"
@@ -86,6 +92,12 @@ class Page:
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         self.update()
+        # Everything alive now (the runtime, the modules, the page) lives as long as the
+        # page: frozen, no collection walks it again. Reference counting frees almost
+        # everything else at once; the cycle collector, which would otherwise pause a
+        # keystroke now and then (several ms at 2,000 chunks), runs after the paint.
+        gc.freeze()
+        gc.disable()
 
     def _read_link(self) -> None:
         fragment = str(window.location.hash)
@@ -139,11 +151,15 @@ class Page:
         return True
 
     # -- after the paint: the chunk map if it was off screen, the trade-off chart, the sizes
-    # histogram, token counts and damage, one task each; then (after a pause in typing) the
-    # comparison. Every step is dropped once a newer edit has started.
+    # histogram, token counts and damage, one task each (while the user types, after a short
+    # pause); then (after a longer pause in typing) the comparison. Every step is dropped
+    # once a newer edit has started.
     def _later(self, result: chunker_py.Analysis | None, chart_job: ChartJob | None) -> None:
         self.generation += 1
         generation = self.generation
+        now = float(window.performance.now())
+        typing = now - self.last_update < TYPING_GAP_MS
+        self.last_update = now
         for timer in self.compare_timer:
             window.clearTimeout(timer)
         steps: list[Callable[[], None]] = []
@@ -169,7 +185,17 @@ class Page:
                 lambda: self._guarded(lambda: self._compare(generation, result)),
                 COMPARE_DELAY_MS,
             )
-        after_paint(lambda: self._steps(generation, steps))
+        steps.append(self._collect)  # the cycle collector's turn: see start()
+        self.uncollected += 1
+        if self.uncollected > MAX_UNCOLLECTED:  # typing without a pause for a long while
+            self._collect()
+        # While keys follow each other closely, this work (~40 ms at 2,000 chunks: two
+        # Plotly redraws, damage) would delay the next key: it waits for a pause instead.
+        after_paint(lambda: self._steps(generation, steps), TYPING_PAUSE_MS if typing else 0)
+
+    def _collect(self) -> None:
+        gc.collect()
+        self.uncollected = 0
 
     def _steps(self, generation: int, steps: list[Callable[[], None]]) -> None:
         """The first step now and the rest in later tasks: a key pressed meanwhile is

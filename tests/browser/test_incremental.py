@@ -134,3 +134,21 @@ def test_the_map_drawn_after_the_paint_while_off_screen(app: App) -> None:
         text = text[:at] + key + text[at:]
         assert_panels_match(app, text)
     assert app.page_errors == []
+
+
+def test_the_cycle_collector_runs_after_the_paint_not_while_typing(app: App) -> None:
+    """Automatic collection is off (it paused keystrokes); the page collects after the
+    paint, so cyclic garbage made by typing does not pile up."""
+    app.configure(TEXT, size=40, overlap=0)
+    make_cycles = "import gc\nfor _ in range(5000):\n    _a = []; _a.append(_a)\ngc.get_count()[0]"
+    assert app.python(make_cycles) >= 5000  # not collected while automatic collection is off
+    assert app.python("import gc\ngc.isenabled()") is False
+    press_at(app, len(TEXT), "!")
+    # the collection is the last task of the after-paint work: allow it a moment
+    counts = []
+    for _ in range(20):
+        counts.append(app.python("import gc\ngc.get_count()[0]"))
+        if counts[-1] < 5000:
+            break
+        app.page.wait_for_timeout(100)
+    assert counts[-1] < 5000, counts
