@@ -1,8 +1,11 @@
 """Chunk Inspector's UI: wires the panels to chunker_py and recomputes on every edit.
 
-Runs on the page's main thread under PyScript. Every edit schedules one recompute that
-reads the controls when it runs, so only the latest input's result is ever shown.
-#app[data-state] is "busy" from an edit until the panels show its result, then "ready".
+Runs on the page's main thread under PyScript. An edit recomputes at once, in its input
+event, so its result is painted in the next frame; edits arriving before that frame are
+coalesced into one recompute just before it. Each recompute reads the controls when it
+runs, so only the latest input's result is ever shown. #app[data-state] is "busy" from an
+edit until the panels show its result, then "ready"; work left for after the paint is
+marked by #app[data-chart], [data-damage] and [data-comparison] ("pending" until done).
 """
 
 from __future__ import annotations
