@@ -9,7 +9,7 @@ import json
 from collections.abc import Sequence
 
 import theme
-from dom import by_id, number, set_text
+from dom import by_id, number, plot, set_text
 from pyscript import window
 
 from chunker_py import MAX_CHUNKS, Row, Tradeoff
@@ -98,13 +98,7 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code p
                 "font": {"color": c["over"]}, "bgcolor": c["label_bg"],
             }
         ]  # fmt: skip
-    config = {"displayModeBar": False, "responsive": True}
-    window.Plotly.react(
-        chart,
-        window.JSON.parse(json.dumps(data)),
-        window.JSON.parse(json.dumps(layout)),
-        window.JSON.parse(json.dumps(config)),
-    )
+    plot(chart, data, layout)
 
 
 def show_damage(rows: Sequence[Row]) -> None:

@@ -69,9 +69,10 @@ class ChunkMap:
             by_id("chunk-map-panel").hidden = True
             self.back.hidden = True
             return
-        if by_id("chunk-map-panel").hidden or not window.ciChunkMap.onScreen():
-            self.waiting = analysis
-            by_id("chunk-map-panel").hidden = False
+        panel = by_id("chunk-map-panel")
+        if panel.hidden or not window.ciChunkMap.onScreen():
+            self.waiting = analysis  # a hidden panel is off screen too: shown, drawn later
+            panel.hidden = False
             return
         self._draw(analysis)
 
@@ -82,7 +83,6 @@ class ChunkMap:
             self._draw(analysis)
 
     def _draw(self, analysis: Analysis) -> None:
-        by_id("chunk-map-panel").hidden = False
         key = (analysis.text, analysis.spans)
         if key == self.last:
             return  # same text and chunks (e.g. only the source name changed)

@@ -50,6 +50,13 @@ def to_json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def plot(element: Any, data: Any, layout: Any) -> None:
+    """Draw (or redraw in place) a Plotly chart from plain Python data."""
+    config = {"displayModeBar": False, "responsive": True}
+    data, layout, config = (window.JSON.parse(to_json(x)) for x in (data, layout, config))
+    window.Plotly.react(element, data, layout, config)
+
+
 def before_next_frame(handler: Callable[[], Any]) -> None:
     """Run ``handler`` just before the browser next renders: all events of a burst (a
     multi-line fill, fast typing) are handled first, and a keystroke costs one frame."""

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from math import ceil
 
 import theme
-from dom import by_id, number, set_text
+from dom import by_id, number, plot, set_text
 from pyscript import window
 
 from chunker_py import Analysis
@@ -137,13 +137,7 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
             }
         ],
     }  # fmt: skip
-    config = {"displayModeBar": False, "responsive": True}
-    window.Plotly.react(
-        chart,
-        window.JSON.parse(json.dumps(data)),
-        window.JSON.parse(json.dumps(layout)),
-        window.JSON.parse(json.dumps(config)),
-    )
+    plot(chart, data, layout)
 
 
 def _describe(lengths: Sequence[int], size: int) -> None:
