@@ -14,12 +14,15 @@ Layout of dist/ (every URL below is relative to index.html):
         pyscript.json               change gets a new folder name, so no browser can reuse
         app/*.py                    a stale copy (the server also sends no-cache)
         static files (css, js, txt)
+        snapshot.js, inflate.js     fetch the snapshot from <head> and inflate it in a worker
         interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
                                     (or normally when it is unusable), unpacks the zips
         snapshot-<key>.bin.gz       the start-up memory snapshot, made here with Node's
-                                    Pyodide; <key> = runtime + Python code + recipe
+                                    Pyodide; <key> = runtime + Python code + recipe + the
+                                    PyScript package it holds compiled
         lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
-                                    panel modules): lib.zip holds what the snapshot holds
+                                    app's modules): lib.zip holds what the snapshot holds,
+                                    app.zip the rest (token data, tokenizers loaded lazily)
         wheels/chunker_py-*.whl     built here by hand from chunker_py/*.py (not loaded at
                                     start-up; for download and micropip users)
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
@@ -547,7 +550,9 @@ def top_level_modules(bundle: bytes) -> list[str]:
 # page's modules; booting from it skips both (see ../shared/RUNTIME-NOTES.md, "Memory
 # snapshots"). It is made here with Node's Pyodide from node_modules (the same files the
 # page vendors), after unpacking py.zip as the page does and importing every module in it
-# that imports without a page (the app's panel modules need `pyscript`, so they stay out).
+# (the app's modules too: they bind the page's `window` and `document` from `js`, and touch
+# nothing else at import). It also holds PyScript's own package compiled, for PyScript to
+# import after the restore (SNAPSHOT_IMPORTS, install_code_cache).
 # Pyodide refuses a snapshot from another build of itself; the page also refuses one whose
 # key differs from the key in its interpreter.js, and then boots normally.
 
@@ -555,11 +560,27 @@ SNAPSHOT_MAKER = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 const config = JSON.parse(process.argv[1]);
+// The page's globals the app modules bind at import (`from js import document, window`).
+// Pyodide records the path by which the snapshot reached each JS object and looks the same
+// path up in the page that restores it, so these stand-ins become the page's own objects.
+globalThis.window = globalThis;
+globalThis.document = {};
 const { loadPyodide } = await import(pathToFileURL(config.pyodide + "/pyodide.mjs").href);
 const pyodide = await loadPyodide({ _makeSnapshot: true, indexURL: config.pyodide + "/" });
 const bundle = new Uint8Array(fs.readFileSync(config.bundle));
 pyodide.unpackArchive(bundle, "zip", { extractDir: config.home });
 pyodide.globals.set("snapshot_config", JSON.stringify(config));
+// PyScript's own Python package as PyScript writes it into the page's file system (its
+// stdlib artifact: {folder: {file: source}}), for SNAPSHOT_IMPORTS to compile ahead.
+const sources = {};
+const walk = (base, tree) => {
+  for (const [name, value] of Object.entries(tree)) {
+    if (typeof value === "string") sources[`${base}/${name}`] = value;
+    else walk(`${base}/${name}`, value);
+  }
+};
+walk(config.home, (await import(pathToFileURL(config.precompile).href)).default);
+pyodide.globals.set("precompile_sources", JSON.stringify(sources));
 let report;
 try {
   report = pyodide.runPython(config.code);
@@ -605,9 +626,38 @@ for name in config["modules"]:
     ok = import_tree(name, imported, skipped)
     if name in config["required"] and (not ok or len(skipped) > before):
         raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+
+import importlib._bootstrap_external as external
+
+# Code objects, compiled now, for modules the page compiles after restoring: PyScript's own
+# package, which PyScript writes to the file system and imports once it has its
+# interpreter. The loader takes one only for the same path and the very same source bytes,
+# so another PyScript's package just compiles as usual. Returns the paths it served.
+def install_code_cache(sources):
+    cache = {}
+    for path, text in sources.items():
+        data = text.encode()
+        cache[path] = (data, compile(data, path, "exec", dont_inherit=True))
+    served = []
+    compile_source = external.SourceLoader.source_to_code
+
+    def source_to_code(self, data, path, *, _optimize=-1):
+        known = cache.get(path)
+        if known is not None and known[0] == data and _optimize == -1:
+            served.append(path)
+            return known[1]
+        return compile_source(self, data, path, _optimize=_optimize)
+
+    external.SourceLoader.source_to_code = source_to_code
+    return served
+
+sys._chunk_inspector_precompiled = install_code_cache(json.loads(precompile_sources))
 sys._chunk_inspector_snapshot = config["key"]
 json.dumps({"imported": imported, "skipped": skipped})
 """
+
+# PyScript's Python package, as the artifact its core.js is built with (see SNAPSHOT_MAKER).
+PYSCRIPT_STDLIB = "src/stdlib/pyscript.js"
 
 
 @dataclass(frozen=True)
@@ -623,10 +673,12 @@ def snapshot_name(key: str) -> str:
 
 
 def snapshot_required_modules() -> list[str]:
-    """Modules that must be in the snapshot whole: chunker_py and the top-level packages
-    of its runtime dependencies."""
+    """Modules that must be in the snapshot whole: chunker_py, the top-level packages of
+    its runtime dependencies and the app's modules (app/main.py, the script PyScript runs,
+    is not a module of the bundle)."""
     deps = dependency_bundle(pyodide_python_version()) if runtime_requirements() else b""
-    return ["chunker_py", *(top_level_modules(deps) if deps else [])]
+    app = sorted(path.stem for path in (ROOT / "app").glob("*.py") if path.name != "main.py")
+    return ["chunker_py", *(top_level_modules(deps) if deps else []), *app]
 
 
 def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
@@ -636,6 +688,9 @@ def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
     for name in PYODIDE_FILES:
         digest.update(f"{name} {sha256_hex((source / name).read_bytes())}\n".encode())
     digest.update(f"bundle {sha256_hex(bundle)}\n".encode())
+    pyscript, pyscript_version = npm_package("@pyscript/core")
+    stdlib = sha256_hex((pyscript / PYSCRIPT_STDLIB).read_bytes())
+    digest.update(f"pyscript {pyscript_version} {stdlib}\n".encode())
     recipe = json.dumps([SNAPSHOT_MAKER, SNAPSHOT_IMPORTS, modules, required])
     digest.update(recipe.encode())
     return digest.hexdigest()[:20]
@@ -659,6 +714,7 @@ def make_snapshot(
             "modules": modules,
             "required": required,
             "lazy": list(SNAPSHOT_LAZY),
+            "precompile": str(npm_package("@pyscript/core")[0] / PYSCRIPT_STDLIB),
             "key": key,
         }
         result = subprocess.run(

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import theme
 from dom import by_id, number, plot, set_text
-from pyscript import window
+from js import window
 
 from chunker_py import MAX_CHUNKS, Row, Tradeoff
 

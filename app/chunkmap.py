@@ -13,7 +13,7 @@ from operator import itemgetter
 from typing import Any
 
 from dom import Windowed, by_id, number, on, to_json
-from pyscript import window
+from js import window
 
 from chunker_py import Analysis, Damage
 

@@ -10,8 +10,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from js import document, window
 from pyodide.ffi import create_once_callable, create_proxy
-from pyscript import document, window
 
 _proxies: list[Any] = []  # event handlers must outlive the call that registered them
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from dom import by_id, copy_text, on, render
-from pyscript import window
+from js import window
 
 from chunker_py import Analysis, download_name, to_csv, to_jsonl
 

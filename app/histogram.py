@@ -13,7 +13,7 @@ from math import ceil
 
 import theme
 from dom import by_id, number, plot, set_text
-from pyscript import window
+from js import window
 
 from chunker_py import Analysis
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from dom import by_id
-from pyscript import document
+from js import document
 
 
 def show(problem: str | None, warnings: Sequence[str] = (), notes: Sequence[str] = ()) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dom import by_id, on
-from pyscript import document, window
+from js import document, window
 
 from chunker_py import (
     DEFAULT_SEPARATORS,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from dom import on
-from pyscript import window
+from js import window
 
 _QUERY = "(prefers-color-scheme: dark)"
 

@@ -162,7 +162,10 @@ CARET_END = """() => {
   return document.activeElement === area;
 }"""
 
-# --profile: appended to the COPY's app/main.py just before Page().start(). Wraps the
+# app/main.py's line that starts the UI (variants and --profile insert code before it)
+START = "inspector.start()\n"
+
+# --profile: inserted in the COPY's app/main.py just before inspector.start(). Wraps the
 # update phases (and chunker_py's internal steps) with timers; one JSON record per update.
 # Each target is looked up by name and skipped when the app no longer has it, so a change
 # of the app shortens the profile instead of breaking the page.
@@ -171,6 +174,8 @@ INSTRUMENT = """
 import importlib as _bi
 import json as _bj
 import time as _bt
+
+import js as _bjs
 
 _bphase: dict = {}
 
@@ -208,11 +213,11 @@ for _bm, _bp in [
     ("chunker_py._analysis", "build_chunks"),
 ]:
     _bwrap(_bm, _bp)
-# main.py's own names (imported with `from chunker_py import ...`)
+# inspector's own names (imported with `from chunker_py import ...`)
 for _bname in ("parse_settings", "analyse"):
-    if _bname in globals():
-        globals()[_bname] = _btimed(_bname, globals()[_bname])
-_bupdate = Page.update
+    if hasattr(inspector, _bname):
+        setattr(inspector, _bname, _btimed(_bname, getattr(inspector, _bname)))
+_bupdate = inspector.Page.update
 
 
 def _bupdate_timed(self):
@@ -222,11 +227,11 @@ def _bupdate_timed(self):
         return _bupdate(self)
     finally:
         _bphase["Page.update total"] = (_bt.perf_counter() - t0) * 1000
-        _bphase["_start"] = window.performance.now()
-        window.ciPhases.push(_bj.dumps(_bphase))
+        _bphase["_start"] = performance.now()
+        _bjs.ciPhases.push(_bj.dumps(_bphase))
 
 
-Page.update = _bupdate_timed
+inspector.Page.update = _bupdate_timed
 # ---- end of instrumentation ----
 """
 
@@ -485,10 +490,13 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
             )
         ]
     },
-    # The after-paint work runs after every key, even while keys follow closely.
-    "no-typing-pause": {"app/main.py": [("TYPING_GAP_MS = 250", "TYPING_GAP_MS = 0")]},
+    # The after-paint work runs after every key, even while keys follow closely. (The app's
+    # modules come compiled in the start-up snapshot: variants change them from main.py.)
+    "no-typing-pause": {
+        "app/main.py": [(START, "inspector.TYPING_GAP_MS = 0\n" + START)],
+    },
     # The objects alive after start-up stay in the garbage collector's view.
-    "gc-auto": {"app/main.py": [("        gc.disable()\n", "        pass\n")]},
+    "gc-auto": {"app/main.py": [(START, START + "import gc\ngc.enable()\n")]},
     # Skip rendering work for panels outside the viewport.
     "cv-auto": {
         "style.css": [
@@ -566,12 +574,9 @@ def serve_variants(site: build.Site, names: list[str]) -> None:
 def instrument(site: build.Site) -> None:
     main = site.root / site.build / "app" / "main.py"
     source = main.read_text("utf-8")
-    marker = "\nPage().start()\n"
-    if marker not in source:
-        raise SystemExit(
-            "--profile: app/main.py no longer ends with Page().start(); update INSTRUMENT"
-        )
-    main.write_text(source.replace(marker, "\n" + INSTRUMENT + marker))
+    if START not in source:
+        raise SystemExit(f"--profile: app/main.py no longer has {START!r}; update INSTRUMENT")
+    main.write_text(source.replace(START, INSTRUMENT + START))
 
 
 def ms(value: float) -> str:

@@ -3,9 +3,9 @@
 // snapshot that build.py made, and falls back to a normal boot when the snapshot is
 // missing, corrupt, refused by Pyodide or made for other code. Then it unpacks the page's
 // Python before PyScript runs app/main.py, so no micropip is needed at start-up:
-//   app.zip  modules the snapshot does not hold (the app's panel modules need `pyscript`)
-//   lib.zip  chunker_py and its dependencies, already imported in the snapshot, so only
-//            a normal boot downloads and unpacks them
+//   app.zip  what the snapshot does not hold (token data, tokenizers imported lazily)
+//   lib.zip  chunker_py, its dependencies and the app's modules, already imported in the
+//            snapshot, so only a normal boot downloads and unpacks them
 //
 // It reports to the page through `ci:boot` events on window (boot.js shows them):
 //   {stage: "progress", text}                    a sentence for #boot-status
@@ -18,24 +18,6 @@ const here = (path) => new URL(path, import.meta.url).href;
 
 const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
 const progress = (text) => report({ stage: "progress", text });
-const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
-
-// Counts bytes as they arrive so the page can show how far the download is.
-const counting = (total) => {
-  let seen = 0;
-  let shown = 0;
-  return new TransformStream({
-    transform(chunk, controller) {
-      seen += chunk.byteLength;
-      const now = performance.now();
-      if (total && now - shown > 100) {
-        shown = now;
-        progress(`Downloading the start-up snapshot: ${megabytes(seen)} of ${megabytes(total)} MB`);
-      }
-      controller.enqueue(chunk);
-    },
-  });
-};
 
 class Unusable extends Error {}
 
@@ -43,38 +25,23 @@ class Unusable extends Error {}
 const mark = (name) => performance.mark(`ci:${name}`);
 mark("interpreter-module");
 
-// A worker to inflate the snapshot in, started now so it is ready when the bytes are.
-let inflater = null;
-try {
-  inflater = new Worker(here("./inflate.js"));
-} catch {
-  // no worker (say, a policy without worker-src 'self'): inflate in the page below
+// The snapshot's bytes, or an Unusable error saying why not. snapshot.js (in the page's
+// <head>) has usually started fetching and inflating it in a worker long before this runs.
+async function fetchSnapshot() {
+  const early = globalThis.chunkInspectorSnapshot;
+  if (early) {
+    try {
+      return await early;
+    } catch (error) {
+      if (!error.workerFailed) throw new Unusable(error.message);
+    }
+  }
+  return snapshotInPage();
 }
 
-const inflateInPage = async (compressed) => {
-  const stream = new Blob([compressed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Response(stream).arrayBuffer();
-};
-
-const inflate = (compressed) => {
-  if (!inflater) return inflateInPage(compressed);
-  return new Promise((resolve, reject) => {
-    inflater.onmessage = ({ data }) => {
-      if (data.error) reject(new Error(data.error));
-      else resolve(data.bytes);
-    };
-    inflater.onerror = (event) => {
-      event.preventDefault();
-      inflateInPage(compressed).then(resolve, reject); // the worker itself failed
-    };
-    // Copied, not transferred (a few ms): the page keeps the bytes if the worker fails.
-    inflater.postMessage(compressed);
-  });
-};
-
-// The snapshot's bytes, or an Unusable error saying why not. Started at once (index.html
-// also preloads it), so the download overlaps PyScript's own start.
-async function fetchSnapshot() {
+// The same without a worker: fetched and inflated on the page's main thread.
+async function snapshotInPage() {
+  progress("Downloading the start-up snapshot…");
   let response;
   try {
     response = await fetch(here(BUILD.snapshot));
@@ -82,25 +49,14 @@ async function fetchSnapshot() {
     throw new Unusable(`not downloaded: ${error.message || error}`);
   }
   if (!response.ok) throw new Unusable(`missing: HTTP ${response.status}`);
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  let bytes;
   try {
-    bytes = await new Response(response.body.pipeThrough(counting(total))).arrayBuffer();
-  } catch (error) {
-    throw new Unusable(`not downloaded: ${error.message || error}`);
-  }
-  mark("snapshot-downloaded");
-  if (!BUILD.snapshot.endsWith(".gz")) return new Uint8Array(bytes); // Content-Encoding did it
-  // A .gz file (any static host can serve it) is inflated in a worker; the gzip CRC also
-  // catches a corrupt download.
-  try {
-    const inflated = new Uint8Array(await inflate(bytes));
+    const inflated = response.body.pipeThrough(new DecompressionStream("gzip"));
+    const bytes = new Uint8Array(await new Response(inflated).arrayBuffer());
     mark("snapshot-inflated");
-    return inflated;
+    return bytes;
   } catch (error) {
+    // a network failure midway surfaces here too; either way the bytes are unusable
     throw new Unusable(`corrupt: ${error.message || error}`);
-  } finally {
-    inflater?.terminate();
   }
 }
 
@@ -125,14 +81,16 @@ mark("pyodide-module");
 const indexURL = here(BUILD.pyodide);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
 
-// Boots from the snapshot; returns the interpreter, or throws Unusable.
+// Boots from the snapshot; returns the interpreter, or throws Unusable. Pyodide is given
+// the snapshot still on its way: it fetches and loads its own files meanwhile, and waits for
+// the snapshot only to size and fill the wasm memory.
 async function fromSnapshot(options) {
-  const bytes = await snapshot;
-  progress("Starting Python from the start-up snapshot…");
+  snapshot.then(() => progress("Starting Python from the start-up snapshot…"), () => {});
   let pyodide;
   try {
-    pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, _loadSnapshot: bytes });
+    pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, _loadSnapshot: snapshot });
   } catch (error) {
+    await snapshot; // the snapshot's own failure (missing, corrupt) is the reason to give
     throw new Unusable(`refused by Pyodide: ${firstLine(error)}`);
   }
   mark("pyodide-restored");

@@ -55,10 +55,14 @@ def test_build_makes_a_snapshot_for_the_vendored_pyodide(site) -> None:
     assert snapshot_build_id(raw) == pyodide_build_id()
 
 
-def test_page_preloads_the_snapshot_and_config_has_no_micropip_packages(site) -> None:
+def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(site) -> None:
     index = (site.root / "index.html").read_text("utf-8")
     name = snapshot_file(site.root, site).name
-    assert f'href="{site.build}/{name}" as="fetch" crossorigin' in index
+    head = index[: index.index("</head>")]
+    # snapshot.js starts the download from <head>, before PyScript's own scripts
+    early = f'<script async src="{site.build}/snapshot.js" data-snapshot="{site.build}/{name}"'
+    assert early in head
+    assert head.index(early) < head.index('id="pyscript-core"')
     config = json.loads((site.root / site.build / "pyscript.json").read_text())
     assert "packages" not in config
     assert config["interpreter"] == f"./{site.build}/interpreter.js"
@@ -82,8 +86,10 @@ def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> Non
     lib = zipfile.ZipFile(folder / "lib.zip").namelist()
     app = zipfile.ZipFile(folder / "app.zip").namelist()
     assert "chunker_py/__init__.py" in lib and "markdown_it/__init__.py" in lib
-    # the panel modules import `pyscript`, which only exists in the page
-    assert "dom.py" in app and "dom.py" not in lib
+    # the app's modules are in the snapshot (main.py is PyScript's script, not in a zip);
+    # the tokenizers' rank files are read from the file system, which a snapshot lacks
+    assert "dom.py" in lib and "inspector.py" in lib and "main.py" not in lib + app
+    assert any(name.startswith("chunker_py/_data/") for name in app)
     assert not set(lib) & set(app)
     bundle = zipfile.ZipFile(io.BytesIO(build.python_bundle(build.pyodide_python_version())))
     assert set(lib) | set(app) == set(bundle.namelist())
@@ -108,6 +114,25 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new
     assert page.python("import sys; sys._chunk_inspector_snapshot") == key
     assert page.python("import sys; 'markdown_it' in sys.modules") is True
     assert not [u for u in page.requests if u.endswith("/lib.zip")]
+
+
+def test_snapshot_holds_the_app_and_pyscripts_package_compiled(new_app) -> None:
+    """The app's modules come imported with the snapshot, and PyScript's own package (which
+    PyScript writes and imports after the restore) is served from code compiled by build.py:
+    every one of its modules the page imported, with the page's path."""
+    page = new_app().open().wait_ready()
+    held = page.python("import sys, inspector, dom; inspector.__file__, dom.__file__")
+    assert held == ["/home/pyodide/inspector.py", "/home/pyodide/dom.py"]
+    served, imported = page.python(
+        "import sys\n"
+        "served = sorted(sys._chunk_inspector_precompiled)\n"
+        "files = {n: getattr(m, '__file__', None) for n, m in sys.modules.items()}\n"
+        "imported = sorted(f for n, f in files.items()\n"
+        "                  if f and (n == 'pyscript' or n.startswith('pyscript.')))\n"
+        "served, imported"
+    )
+    assert "/home/pyodide/pyscript/__init__.py" in imported
+    assert served == imported
 
 
 def corrupt(path: Path) -> None:

@@ -1,0 +1,346 @@
+"""Chunk Inspector's UI: wires the panels to chunker_py and recomputes on every edit.
+
+Runs on the page's main thread under PyScript; app/main.py (PyScript's script) calls
+start(). Importing this module touches no page element, so build.py imports it, with the
+panel modules, into the start-up snapshot (their `window` and `document` come from
+Pyodide's `js` module, which the snapshot can hold; `pyscript.window` is the same object
+on the main thread, but the `pyscript` package only exists in a running page).
+
+An edit recomputes at once, in its input event, so its result is painted in the next
+frame; edits arriving before that frame are coalesced into one recompute just before it.
+Each recompute reads the controls when it runs, so only the latest input's result is ever
+shown. #app[data-state] is "busy" from an edit until the panels show its result, then
+"ready"; work left for after the paint is marked by #app[data-chart], [data-damage] and
+[data-comparison] ("pending" until done).
+"""
+
+from __future__ import annotations
+
+import gc
+import traceback
+from collections.abc import Callable
+
+import chart
+import damage as damage_panel
+import histogram
+import readiness
+import settings
+import summary
+import theme
+from chunkmap import ChunkMap
+from copycode import CopyCode
+from dom import after_paint, before_next_frame, by_id, on
+from export import Export
+from js import window
+from preview import Preview
+from pyodide.ffi import create_once_callable, create_proxy
+from records import Records
+from source import Source
+
+import chunker_py
+from chunker_py import (
+    ChunkerError,
+    Settings,
+    analyse,
+    compare,
+    damage_by_size,
+    parse_settings,
+    settings_from_fragment,
+    sizer_for,
+    tokenizer_loaded,
+    tradeoffs,
+)
+
+COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
+TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for typing
+TYPING_PAUSE_MS = 100  # while typing, the after-paint work waits this long for a pause
+MAX_UNCOLLECTED = 200  # updates without a pause before the cycle collector runs anyway
+# what the trade-off chart needs: the text, the settings and the chunk count at its size
+ChartJob = tuple[str, Settings, int]
+
+
+class Page:
+    def __init__(self) -> None:
+        self.root = by_id("app")
+        self.source = Source(self.changed)
+        self.preview = Preview()
+        self.export = Export()
+        self.records = Records()
+        # issue 11: chunk map and copy as code
+        self.chunk_map = ChunkMap(self.records, self.preview)
+        self.copy_code = CopyCode()
+        self.pending = False  # a recompute is scheduled for the next frame
+        self.computed_this_frame = False
+        self.last_update = float("-inf")  # performance.now() of the last update shown
+        self.uncollected = 0  # updates since the cycle collector last ran
+        # the text and raw settings of the last update, and how it ended
+        self.computed: tuple[str, dict[str, object]] | None = None
+        self.outcome = "ready"
+        self.link_notes: list[str] = []
+        # Every update gets a number; work scheduled after the paint runs only if no
+        # newer update has started since (stale work is dropped, never shown).
+        self.generation = 0
+        self.compare_timer: list[object] = []
+        self.apply_row = create_proxy(self._apply_row)
+        self.result: chunker_py.Analysis | None = None
+
+    def start(self) -> None:
+        self._read_link()
+        self.source.wire()
+        settings.wire(self.changed)
+        self.preview.wire()
+        self.records.wire()
+        self.export.wire()
+        on(by_id("damaged-only"), "change", lambda _event: self._filter_damaged())
+        # issue 11: chunk map, copy as code, charts follow the colour scheme
+        self.chunk_map.wire()
+        self.copy_code.wire()
+        theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
+        on(window, "hashchange", lambda _event: self._link_changed())
+        by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
+        self.update()
+        # Everything alive now (the runtime, the modules, the page) lives as long as the
+        # page: frozen, no collection walks it again. Reference counting frees almost
+        # everything else at once; the cycle collector, which would otherwise pause a
+        # keystroke now and then (several ms at 2,000 chunks), runs after the paint.
+        gc.freeze()
+        gc.disable()
+
+    def _read_link(self) -> None:
+        fragment = str(window.location.hash)
+        if fragment:
+            chosen, notes = settings_from_fragment(fragment)
+            settings.apply(chosen)
+            self.link_notes = [f"From the settings link: {n}" for n in notes]
+        else:
+            settings.sync_sliders()
+            settings.show_mode()
+
+    def _link_changed(self) -> None:
+        self._read_link()
+        self.changed()
+
+    def changed(self) -> None:
+        """Any edit: recompute at once, so the result is painted in the frame after the
+        key; edits arriving before that frame (a burst of key events) are coalesced into
+        one recompute just before it, so the page never computes twice per frame."""
+        self.root.dataset.state = "busy"
+        self.root.setAttribute("aria-busy", "true")
+        if self.pending:
+            return
+        if self.computed_this_frame:
+            self.pending = True
+            before_next_frame(self._run)
+            return
+        self._run()
+
+    def _run(self) -> None:
+        self.pending = False
+        if not self.computed_this_frame:
+            self.computed_this_frame = True
+            before_next_frame(self._frame_drawn)
+        self._guarded(self.update)
+
+    def _frame_drawn(self) -> None:
+        self.computed_this_frame = False
+
+    def _guarded(self, work: Callable[[], None]) -> bool:
+        """Run ``work``; a bug in it is shown (and False returned), the page keeps working."""
+        try:
+            work()
+        except Exception as exc:  # a bug, not a user error: show it, keep the page working
+            traceback.print_exc()
+            self._clear_after_bug()
+            readiness.bug(f"{type(exc).__name__}: {exc}")
+            self.outcome = self.root.dataset.state = "error"  # until the input changes
+            self.root.removeAttribute("aria-busy")
+            return False
+        return True
+
+    # -- after the paint: the chunk map if it was off screen, the trade-off chart, the sizes
+    # histogram, token counts and damage, one task each (while the user types, after a short
+    # pause); then (after a longer pause in typing) the comparison. Every step is dropped
+    # once a newer edit has started.
+    def _later(self, result: chunker_py.Analysis | None, chart_job: ChartJob | None) -> None:
+        self.generation += 1
+        generation = self.generation
+        now = float(window.performance.now())
+        typing = now - self.last_update < TYPING_GAP_MS
+        self.last_update = now
+        for timer in self.compare_timer:
+            window.clearTimeout(timer)
+        steps: list[Callable[[], None]] = []
+        if self.chunk_map.deferred:
+            steps.append(self.chunk_map.catch_up)
+        steps.append(lambda: self._chart(chart_job))
+        self.root.dataset.chart = "pending"
+        if result is None:
+            self.result = None
+            histogram.show(None)
+            damage_panel.show_group(None)
+            damage_panel.mark(None, None)
+            damage_panel.show_comparison(None, None)
+            self._set_only(None)
+        else:
+            self.result = result
+            damage_panel.pending(True)
+            # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
+            steps.append(lambda: histogram.show(result))
+            steps.append(lambda: self._tokens(result))
+            steps.append(lambda: self._damage(result))
+            self.compare_timer = after_paint(
+                lambda: self._guarded(lambda: self._compare(generation, result)),
+                COMPARE_DELAY_MS,
+            )
+        steps.append(self._collect)  # the cycle collector's turn: see start()
+        self.uncollected += 1
+        if self.uncollected > MAX_UNCOLLECTED:  # typing without a pause for a long while
+            self._collect()
+        # While keys follow each other closely, this work (~40 ms at 2,000 chunks: two
+        # Plotly redraws, damage) would delay the next key: it waits for a pause instead.
+        after_paint(lambda: self._steps(generation, steps), TYPING_PAUSE_MS if typing else 0)
+
+    def _collect(self) -> None:
+        gc.collect()
+        self.uncollected = 0
+
+    def _steps(self, generation: int, steps: list[Callable[[], None]]) -> None:
+        """The first step now and the rest in later tasks: a key pressed meanwhile is
+        handled at once, and the steps left for the older result are dropped."""
+        if generation != self.generation or not steps:
+            return  # a newer edit is on its way
+        if self._guarded(steps[0]) and len(steps) > 1:
+            window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
+
+    def _chart(self, job: ChartJob | None) -> None:
+        """Size trade-offs: the counts at the comparison sizes (several splits)."""
+        if job is None:
+            chart.show((), None)
+        else:
+            text, chosen, count = job
+            unit = "code points"
+            if sizer_for(chosen).name != "code-points":
+                unit = f"{chosen.tokenizer} tokens"
+            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size, unit)
+        self.root.dataset.chart = "ready"
+
+    def _tokens(self, result: chunker_py.Analysis) -> None:
+        """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
+        summary.show_tokens(result, True)
+        if not self.records.tokens_ready:
+            self.records.tokens_ready = True
+            self.records.show(result)
+
+    def _damage(self, result: chunker_py.Analysis) -> None:
+        found = result.damage
+        damage_panel.show_group(found, len(result.spans))
+        if by_id("damaged-only").checked and found is not None:
+            self._set_only(damage_panel.damaged_indices(found))
+        damage_panel.mark(result, found)
+        self.chunk_map.mark_damage(found)  # issue 11
+        damage_panel.pending(False)
+        self.root.dataset.damage = "ready"
+
+    def _compare(self, generation: int, result: chunker_py.Analysis) -> None:
+        if generation != self.generation:
+            return
+        rows = compare(result.text, result.settings, known=result)
+        damage_panel.show_comparison(rows, self.apply_row)
+        by_size = damage_by_size(result.text, result.settings, known=result)
+        chart.show_damage(by_size)
+        self.root.dataset.comparison = "ready"
+
+    def _apply_row(self, fragment: str) -> None:
+        chosen, _notes = settings_from_fragment(str(fragment))
+        settings.apply(chosen)
+        self.changed()
+
+    def _set_only(self, indices: list[int] | None) -> None:
+        self.preview.only = self.records.only = indices
+        self.preview.show(self.result)
+        self.records.show(self.result)
+        if self.result is not None and self.result.damage is not None:
+            damage_panel.mark(self.result, self.result.damage)
+
+    def _filter_damaged(self) -> None:
+        found = self.result.damage if self.result is not None else None
+        wanted = by_id("damaged-only").checked and found is not None
+        self._guarded(
+            lambda: self._set_only(damage_panel.damaged_indices(found) if wanted else None)
+        )
+
+    def _clear_after_bug(self) -> None:
+        """No panel may keep showing (or offer to download) an earlier text's result."""
+        self.export.show(None)
+        for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
+                      lambda: self.records.show(None), lambda: chart.show((), None),
+                      lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
+            try:
+                clear()
+            except Exception:  # the bug may sit in a panel: clear the others anyway
+                traceback.print_exc()
+
+    def update(self) -> None:
+        text = self.source.current()
+        raw = settings.read_raw()
+        if (text, raw) == self.computed and not self.link_notes:
+            # Nothing changed since the last update (an editor inserting a multi-line text
+            # fires one input event per line, all after the text is in): keep its outcome.
+            self.root.dataset.state = self.outcome
+            self.root.removeAttribute("aria-busy")
+            return
+        self.computed, self.outcome = (text, raw), "error"  # "ready" once shown
+        self.source.show_count()
+        notes, self.link_notes = self.link_notes, []
+        try:
+            chosen = parse_settings(raw)
+        except ChunkerError as error:
+            settings.mark_invalid(error.field)
+            self._show(None, error.message, notes=notes)
+            return
+        settings.mark_invalid(None)
+        settings.show_separator_summary(chosen)
+        settings.update_link(chosen)
+        # the trade-off counts (several more splits) are computed after the paint
+        result = analyse(text, chosen, with_tradeoffs=False)
+        chart_job = (text, chosen, result.count)
+        if result.error is not None:
+            settings.mark_invalid(result.error.field)
+            self._show(None, result.error.message, chosen, chart_job, notes=notes)
+            return
+        self._show(result, None, chosen, chart_job, warnings=result.warnings, notes=notes)
+
+    def _show(
+        self,
+        result: chunker_py.Analysis | None,
+        problem: str | None,
+        chosen: Settings | None = None,
+        chart_job: ChartJob | None = None,
+        warnings: tuple[str, ...] = (),
+        notes: list[str] | None = None,
+    ) -> None:
+        readiness.show(problem, warnings, notes or ())
+        summary.show(result.summary if result is not None else None)
+        loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
+        self.records.tokens_ready = loaded
+        if result is None or not result.spans or not loaded:
+            summary.show_tokens(result, False)  # else counted after the paint
+        if by_id("damaged-only").checked:  # known once this result's damage is computed
+            self.preview.only = self.records.only = []
+        self.preview.show(result)
+        self.records.show(result)
+        self.export.show(result)
+        # issue 11: chunk map (now if on screen, else after the paint) and copy as code
+        self.chunk_map.show(result)
+        self.copy_code.show(chosen)
+        self.root.dataset.damage = "pending" if result is not None else "none"
+        self.root.dataset.comparison = "pending"
+        self._later(result, chart_job)
+        self.outcome = "ready"
+        self.root.dataset.state = "ready"
+        self.root.removeAttribute("aria-busy")
+
+
+def start() -> None:
+    """Show the first result and start listening to the page."""
+    Page().start()
