@@ -14,7 +14,7 @@ Layout of dist/ (every URL below is relative to index.html):
         pyscript.json               change gets a new folder name, so no browser can reuse
         app/*.py                    a stale copy (the server also sends no-cache)
         static files (css, js, txt)
-        snapshot.js, inflate.js     fetch the snapshot from <head> and inflate it in a worker
+        snapshot.js                 fetches the snapshot from <head>, inflates it in a worker
         interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
                                     (or normally when it is unusable), unpacks the zips
         snapshot-<key>.bin.gz       the start-up memory snapshot, made here with Node's
@@ -78,8 +78,10 @@ NODE_MODULES = ROOT / "node_modules"
 #   style-src 'unsafe-inline'      PyScript's error banner and Plotly set inline styles and
 #                                  Plotly injects <style> elements.
 #   img-src data: blob:            Plotly's modebar icons and image export.
-#   worker-src blob:               PyScript builds its worker (if a script asks for one) from
-#                                  a blob URL.
+#   worker-src blob:               static/snapshot.js starts the worker that downloads and
+#                                  inflates the start-up snapshot from a blob URL (so it
+#                                  needs no request of its own), as PyScript builds its
+#                                  workers (if a script asks for one).
 CSP = (
     "default-src 'self'; connect-src 'self'; script-src 'self' 'wasm-unsafe-eval'; "
     "style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "

@@ -104,6 +104,8 @@ def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
     assert page.get_attribute("#app", "data-boot-reason") is None
     assert "started from the start-up snapshot" in (page.text_content("footer") or "")
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # snapshot.js's worker downloaded it, not the page's main thread
+    assert not [url for url in fetched_by_the_page(page) if "/snapshot-" in url]
 
 
 def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new_app, site) -> None:
@@ -196,6 +198,24 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
     assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
     warnings = [m.text for m in recorded.console if m.type == "warning"]
     assert any("start-up snapshot not used" in w for w in warnings)
+
+
+def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
+    """A policy that allows no blob: worker: snapshot.js cannot start its worker, and
+    interpreter.js downloads and inflates the snapshot in the page; it still boots from it."""
+    policy = build.CSP.replace("worker-src 'self' blob:", "worker-src 'self'")
+    assert policy != build.CSP
+    recorded = new_app(serve_dir(site.root, csp=policy).url).open()
+    assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
+    page = recorded.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # the page fetched the snapshot itself (a worker's fetches are not in its timeline)
+    assert any("/snapshot-" in url for url in fetched_by_the_page(page))
+
+
+def fetched_by_the_page(page) -> list[str]:
+    return page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
 
 
 # Records every text #boot-status shows (added before any page script runs).
