@@ -11,8 +11,8 @@ Layout of dist/ (every URL below is relative to index.html):
 
     index.html                      the template ./index.html with {{...}} filled in
     static/build-<hash>/            everything of ours, content-addressed: a rebuild with a
-        pyscript.json               change gets a new folder name, so no browser can reuse
-        app/*.py                    a stale copy (the server also sends no-cache)
+        app/*.py                    change gets a new folder name, so no browser can reuse
+                                    a stale copy (the server also sends no-cache)
         static files (css, js, txt)
         snapshot.js                 fetches the snapshot from <head>, inflates it in a worker
         interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
@@ -808,10 +808,8 @@ def interpreter_module(template: bytes, settings: dict[str, str]) -> bytes:
 def own_files(
     wheel_name: str, wheel: bytes, vendored: Vendored, bundle: bytes, snapshot: Snapshot
 ) -> dict[str, bytes]:
-    """The content-addressed part of the site, keyed by path inside build-<hash>/.
-
-    pyscript.json names the interpreter as ``./{{build}}/interpreter.js``: the build folder's
-    name is this dict's hash, so build() fills it in after hashing (and adds the snapshot)."""
+    """The content-addressed part of the site, keyed by path inside build-<hash>/ (build()
+    adds the snapshot, which is named by its own key)."""
     files: dict[str, bytes] = {}
     app_modules = sorted((ROOT / "app").glob("*.py"))
     for path in app_modules:
@@ -837,12 +835,18 @@ def own_files(
         },
     )
 
+    return files
+
+
+def pyscript_config(build_dir: str) -> str:
+    """PyScript's configuration, written into the page's <script type="py" config="…">
+    (inline JSON: no request for a config file before the interpreter can start)."""
     config: dict[str, Any] = {
         # Relative to the page (PyScript resolves `interpreter` against location.href). The
         # wrapper boots Pyodide from the memory snapshot, or normally when it is unusable,
         # and unpacks py.zip itself: no `packages`, so micropip stays off the start-up path
         # (it is still vendored: `await pyodide_js.loadPackage("micropip")` works offline).
-        "interpreter": "./{{build}}/interpreter.js",
+        "interpreter": f"./{build_dir}/interpreter.js",
         # Only the error banner is wanted; the editor, terminal, game and donkey plugins
         # would each cost a request at boot.
         "plugins": [
@@ -854,8 +858,7 @@ def own_files(
             "!py-terminal",
         ],
     }
-    files["pyscript.json"] = (json.dumps(config, indent=2) + "\n").encode()
-    return files
+    return json.dumps(config, separators=(",", ":"))
 
 
 def content_hash(files: dict[str, bytes]) -> str:
@@ -913,7 +916,6 @@ def build(dist: Path = DIST) -> Site:
     snapshot = snapshot_for(bundle)
     files = own_files(wheel_name, wheel, vendored, bundle, snapshot)
     build_dir = f"static/build-{content_hash(files)}"
-    files["pyscript.json"] = files["pyscript.json"].replace(b"{{build}}", build_dir.encode())
     # The snapshot is named by its key (which interpreter.js holds, so the hash covers it)
     # and kept out of the hash itself: it is not byte-reproducible across machines.
     files[snapshot_name(snapshot.key)] = snapshot.data
@@ -930,6 +932,7 @@ def build(dist: Path = DIST) -> Site:
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
         "snapshot": f"{build_dir}/{snapshot_name(snapshot.key)}",
+        "pyscript_config": pyscript_config(build_dir),
         "pyscript_chunk": vendored.pyscript
         + "/"
         + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],

@@ -1,8 +1,9 @@
-// PyScript's `interpreter` (pyscript.json points here instead of at pyodide.mjs): the same
-// module interface (loadPyodide, version), but it boots Pyodide from the start-up memory
-// snapshot that build.py made, and falls back to a normal boot when the snapshot is
-// missing, corrupt, refused by Pyodide or made for other code. Then it unpacks the page's
-// Python before PyScript runs app/main.py, so no micropip is needed at start-up:
+// PyScript's `interpreter` (the page's inline PyScript config points here instead of at
+// pyodide.mjs): the same module interface (loadPyodide, version), but it boots Pyodide from
+// the start-up memory snapshot that build.py made (fetched and inflated by snapshot.js),
+// and falls back to a normal boot when the snapshot is missing, corrupt, refused by Pyodide
+// or made for other code. Then it unpacks the page's Python before PyScript runs
+// app/main.py, so no micropip is needed at start-up:
 //   app.zip  what the snapshot does not hold (token data, tokenizers imported lazily)
 //   lib.zip  chunker_py, its dependencies and the app's modules, already imported in the
 //            snapshot, so only a normal boot downloads and unpacks them

@@ -10,6 +10,7 @@ but computes nothing (or from the wrong code) fails. No timing is asserted.
 from __future__ import annotations
 
 import gzip
+import html
 import io
 import json
 import re
@@ -63,7 +64,11 @@ def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(sit
     early = f'<script async src="{site.build}/snapshot.js" data-snapshot="{site.build}/{name}"'
     assert early in head
     assert head.index(early) < head.index('id="pyscript-core"')
-    config = json.loads((site.root / site.build / "pyscript.json").read_text())
+    # PyScript's configuration is inline (no request for it before the interpreter starts)
+    attributes = re.search(r'<script type="py" src="[^"]+" config="([^"]+)"', index)
+    assert attributes, "no <script type=py> with an inline config"
+    config = json.loads(html.unescape(attributes.group(1)))
+    assert not list((site.root / site.build).glob("*.json"))
     assert "packages" not in config
     assert config["interpreter"] == f"./{site.build}/interpreter.js"
 
