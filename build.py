@@ -561,7 +561,9 @@ def top_level_modules(bundle: bytes) -> list[str]:
 SNAPSHOT_MAKER = r"""
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
-const config = JSON.parse(process.argv[1]);
+// The recipe comes in a file: Emscripten takes argv[1] for the program's name, and Python's
+// start-up fails to join paths with one longer than PATH_MAX.
+const config = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
 // The page's globals the app modules bind at import (`from js import document, window`).
 // Pyodide records the path by which the snapshot reached each JS object and looks the same
 // path up in the page that restores it, so these stand-ins become the page's own objects.
@@ -654,6 +656,30 @@ def install_code_cache(sources):
     return served
 
 sys._chunk_inspector_precompiled = install_code_cache(json.loads(precompile_sources))
+
+# A page booted from the snapshot may leave app.zip (the modules in config["lazy"] and the
+# data files they read) packed until the first result is shown. The first import of one of
+# those modules asks it to unpack them (static/interpreter.js's chunkInspectorUnpack), then
+# lets the usual finders look. Without that function everything is unpacked already.
+class UnpackOnDemand:
+    def __init__(self, names):
+        self.names = frozenset(names)
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname not in self.names:
+            return None
+        sys.meta_path.remove(self)
+        import js
+
+        unpack = getattr(js, "chunkInspectorUnpack", None)
+        if unpack is not None:
+            unpack()
+            for finder in sys.path_importer_cache.values():
+                if hasattr(finder, "invalidate_caches"):
+                    finder.invalidate_caches()
+        return None
+
+sys.meta_path.insert(0, UnpackOnDemand(config["lazy"]))
 sys._chunk_inspector_snapshot = config["key"]
 json.dumps({"imported": imported, "skipped": skipped})
 """
@@ -719,8 +745,10 @@ def make_snapshot(
             "precompile": str(npm_package("@pyscript/core")[0] / PYSCRIPT_STDLIB),
             "key": key,
         }
+        config_path = Path(tmp) / "recipe.json"
+        config_path.write_text(json.dumps(config), "utf-8")
         result = subprocess.run(
-            ["node", "--input-type=module", "-e", SNAPSHOT_MAKER, json.dumps(config)],
+            ["node", "--input-type=module", "-e", SNAPSHOT_MAKER, str(config_path)],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -797,7 +825,16 @@ def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, byte
     return reproducible_zip(lib), reproducible_zip(app)
 
 
-def interpreter_module(template: bytes, settings: dict[str, str]) -> bytes:
+def only_lazy_modules_and_data(app_zip: bytes) -> bool:
+    """Whether app.zip holds only SNAPSHOT_LAZY modules and the data files they read, so
+    that a page booted from the snapshot can leave it packed until one is imported."""
+    with zipfile.ZipFile(io.BytesIO(app_zip)) as archive:
+        names = archive.namelist()
+    lazy = {f"{name.replace('.', '/')}.py" for name in SNAPSHOT_LAZY}
+    return all(name in lazy or "/_data/" in name for name in names)
+
+
+def interpreter_module(template: bytes, settings: dict[str, Any]) -> bytes:
     """static/interpreter.js with its build settings (URLs relative to it, the key) filled in."""
     marker = b"/* build.py fills this in */ {}"
     if template.count(marker) != 1:
@@ -832,6 +869,9 @@ def own_files(
             "lib": "./lib.zip",
             "snapshot": f"./{snapshot_name(snapshot.key)}",
             "key": snapshot.key,
+            # app.zip waits until Python first imports one of its modules (see
+            # SNAPSHOT_IMPORTS, UnpackOnDemand) when that is all it holds, with their data
+            "appOnDemand": only_lazy_modules_and_data(files["app.zip"]),
         },
     )
 

@@ -142,6 +142,30 @@ def test_snapshot_holds_the_app_and_pyscripts_package_compiled(new_app) -> None:
     assert served == imported
 
 
+def test_tokenizers_are_unpacked_when_the_first_result_needs_them(new_app) -> None:
+    """app.zip (the tokenizers' code and data) stays packed on the snapshot path until
+    Python first imports a tokenizer; a link that sizes chunks in tokens needs one for the
+    very first result, which must still be right."""
+    chosen = Settings(chunk_size=40, chunk_overlap=8, size_unit="tokens", tokenizer="o200k_base")
+    page = new_app().open(chunker_py.settings_to_fragment(chosen)).wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.page.text_content("#figure-chunks") == f"{analyse(SAMPLE, chosen).count:,}"
+    data = "/home/pyodide/chunker_py/_data/o200k_base.ranks"
+    assert page.python(f"import os; os.path.exists({data!r})") is True
+    # unpacked once: the page's hook is gone, and so is the snapshot's finder
+    assert page.page.evaluate("() => 'chunkInspectorUnpack' in globalThis") is False
+    finders = "import sys; [type(f).__name__ for f in sys.meta_path]"
+    assert "UnpackOnDemand" not in page.python(finders)
+
+
+def test_app_zip_waits_only_when_it_holds_nothing_but_lazy_modules_and_data() -> None:
+    lazy = build.SNAPSHOT_LAZY[0].replace(".", "/") + ".py"
+    data = "chunker_py/_data/o200k_base.ranks"
+    assert build.only_lazy_modules_and_data(build.reproducible_zip([(lazy, b""), (data, b"")]))
+    other = build.reproducible_zip([(lazy, b""), ("dom.py", b"")])
+    assert not build.only_lazy_modules_and_data(other)
+
+
 def corrupt(path: Path) -> None:
     """Flip bytes in the middle of the compressed data: inflating fails (or the CRC does)."""
     data = bytearray(path.read_bytes())
