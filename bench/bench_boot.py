@@ -89,10 +89,17 @@ def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, An
     path = page.evaluate("document.getElementById('app')?.dataset.boot ?? null")
     if settle_ms:
         page.wait_for_timeout(settle_ms)
+    # The page's own requests; plus the snapshot, which snapshot.js's worker fetches (a
+    # worker's requests are not in the page's timeline).
     resources = page.evaluate(
         "[location.href, ...performance.getEntriesByType('resource')"
         ".filter((e) => e.responseStatus === 200).map((e) => e.name)]"
     )
+    if path == "snapshot":
+        resources += page.evaluate(
+            "[...document.querySelectorAll('script[data-snapshot]')]"
+            ".map((s) => new URL(s.dataset.snapshot, location.href).href)"
+        )
     # static/interpreter.js's marks (ci:*): where the boot's time went
     marks = page.evaluate(
         "Object.fromEntries(performance.getEntriesByType('mark')"
