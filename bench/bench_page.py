@@ -21,7 +21,8 @@
    that change the trade-off counts (computed with chunker_py here); plus a control: chunk
    size +1 and back must redraw it twice. The sizes histogram's redraws (after the paint)
    are reported too.
-4. Bytes of a cold load: CDP Network.loadingFinished encodedDataLength summed.
+4. Bytes of a cold load: CDP Network.loadingFinished encodedDataLength summed (plus the
+   start-up snapshot, which a worker fetches outside the page's CDP session).
 
 ``--map`` scrolls the page so the Chunk map is on screen (the text area stays in view: the
 inputs column is sticky) before the latency cases, so every keystroke also lays out and
@@ -48,6 +49,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -399,6 +401,19 @@ def persistent_context(driver: Any, profile_dir: str) -> Any:
     )
 
 
+def worker_snapshot_bytes(page) -> int:
+    """The start-up snapshot's bytes: snapshot.js's worker fetches it, and a worker's
+    requests are not in the page's CDP session (fetched again here, from the same server)."""
+    if page.get_attribute("#app", "data-boot") != "snapshot":
+        return 0
+    url = page.evaluate(
+        "new URL(document.querySelector('script[data-snapshot]').dataset.snapshot,"
+        " location.href).href"
+    )
+    with urllib.request.urlopen(url) as response:
+        return len(response.read())
+
+
 def interactive(
     driver, base: str, text: str, cases: dict, edits: int, warmup: int, profile: bool
 ) -> dict[str, Any]:
@@ -427,9 +442,9 @@ def interactive(
         page.wait_for_timeout(500)  # late requests (none expected) would still be counted
         page.remove_listener("response", on_response)
         out["cold_load"] = {
-            "cdp_encoded_bytes": sum(encoded.values()),
+            "cdp_encoded_bytes": sum(encoded.values()) + worker_snapshot_bytes(page),
             "response_body_bytes": sum(bodies),
-            "requests": len(encoded),
+            "requests": len(encoded) + 1,
         }
         page.evaluate(PROBE)
         if profile:
