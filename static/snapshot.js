@@ -57,7 +57,9 @@
       try {
         // inflated as the bytes arrive; an error here is about the data (or a download
         // that broke off midway), which makes the snapshot unusable either way
-        const inflated = compressed.pipeThrough(new DecompressionStream("gzip"));
+        // (a file not named .gz came with Content-Encoding: the browser inflated it)
+        const gzip = new URL(url).pathname.endsWith(".gz");
+        const inflated = gzip ? compressed.pipeThrough(new DecompressionStream("gzip")) : compressed;
         bytes = await new Response(inflated).arrayBuffer();
       } catch (error) {
         throw new Error(`corrupt: ${error.message || error}`);
