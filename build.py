@@ -659,8 +659,9 @@ sys._chunk_inspector_precompiled = install_code_cache(json.loads(precompile_sour
 
 # A page booted from the snapshot may leave app.zip (the modules in config["lazy"] and the
 # data files they read) packed until the first result is shown. The first import of one of
-# those modules asks it to unpack them (static/interpreter.js's chunkInspectorUnpack), then
-# lets the usual finders look. Without that function everything is unpacked already.
+# those modules asks it to unpack them (static/interpreter.js's chunkInspectorUnpack, which
+# also has the path finders forget their listings), then lets the usual finders look.
+# Without that function everything is unpacked already.
 class UnpackOnDemand:
     def __init__(self, names):
         self.names = frozenset(names)
@@ -674,9 +675,6 @@ class UnpackOnDemand:
         unpack = getattr(js, "chunkInspectorUnpack", None)
         if unpack is not None:
             unpack()
-            for finder in sys.path_importer_cache.values():
-                if hasattr(finder, "invalidate_caches"):
-                    finder.invalidate_caches()
         return None
 
 sys.meta_path.insert(0, UnpackOnDemand(config["lazy"]))
@@ -799,7 +797,8 @@ def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[
 
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
 # snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
-# of bounds"). Their files go to app.zip, which every page unpacks.
+# of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
+# imported).
 SNAPSHOT_LAZY = (
     "chunker_py._tokenizers._bert_tables",
     "chunker_py._tokenizers._bpe",
@@ -807,6 +806,13 @@ SNAPSHOT_LAZY = (
     "chunker_py._tokenizers._wordpiece",
     "chunker_py._tokenizers._words",
 )
+
+
+def lazy_or_data(name: str) -> bool:
+    """A bundle file the snapshot cannot hold: a SNAPSHOT_LAZY module, or a data file
+    (chunker_py/_data: token rank files), read from the file system a snapshot does not
+    keep. These go to app.zip."""
+    return "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
 
 
 def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:
@@ -817,10 +823,8 @@ def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, byte
     with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
         for name in archive.namelist():
             top = name.split("/", 1)[0].removesuffix(".py")
-            # Data files (chunker_py/_data: token rank files) are read from the file
-            # system, which a snapshot does not keep: every page must unpack them.
-            data = "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
-            side = lib if (top in held or top.endswith(".dist-info")) and not data else app
+            later = lazy_or_data(name)
+            side = lib if (top in held or top.endswith(".dist-info")) and not later else app
             side.append((name, archive.read(name)))
     return reproducible_zip(lib), reproducible_zip(app)
 
@@ -829,9 +833,7 @@ def only_lazy_modules_and_data(app_zip: bytes) -> bool:
     """Whether app.zip holds only SNAPSHOT_LAZY modules and the data files they read, so
     that a page booted from the snapshot can leave it packed until one is imported."""
     with zipfile.ZipFile(io.BytesIO(app_zip)) as archive:
-        names = archive.namelist()
-    lazy = {f"{name.replace('.', '/')}.py" for name in SNAPSHOT_LAZY}
-    return all(name in lazy or "/_data/" in name for name in names)
+        return all(lazy_or_data(name) for name in archive.namelist())
 
 
 def interpreter_module(template: bytes, settings: dict[str, Any]) -> bytes:

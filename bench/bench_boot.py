@@ -80,6 +80,15 @@ PAGES = {"bare": "bare.html", "snapshot": "", "no-snapshot": "no-snapshot/"}
 HTTP_GZIP = "http-gzip/"
 
 
+def snapshot_url(page: Any) -> str:
+    """The start-up snapshot's URL, as the page's snapshot.js names it for its worker."""
+    url: str = page.evaluate(
+        "new URL(document.querySelector('script[data-snapshot]').dataset.snapshot,"
+        " location.href).href"
+    )
+    return url
+
+
 def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, Any]:
     page = context.new_page()
     page.goto(url)
@@ -96,10 +105,7 @@ def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, An
         ".filter((e) => e.responseStatus === 200).map((e) => e.name)]"
     )
     if path == "snapshot":
-        resources += page.evaluate(
-            "[...document.querySelectorAll('script[data-snapshot]')]"
-            ".map((s) => new URL(s.dataset.snapshot, location.href).href)"
-        )
+        resources.append(snapshot_url(page))
     # static/interpreter.js's marks (ci:*): where the boot's time went
     marks = page.evaluate(
         "Object.fromEntries(performance.getEntriesByType('mark')"

@@ -57,7 +57,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_boot import ARGS, boot_runs, served_site, summarise  # noqa: E402
+from bench_boot import ARGS, boot_runs, served_site, snapshot_url, summarise  # noqa: E402
 from bench_boot import report as boot_report  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
@@ -406,11 +406,7 @@ def worker_snapshot_bytes(page) -> int:
     requests are not in the page's CDP session (fetched again here, from the same server)."""
     if page.get_attribute("#app", "data-boot") != "snapshot":
         return 0
-    url = page.evaluate(
-        "new URL(document.querySelector('script[data-snapshot]').dataset.snapshot,"
-        " location.href).href"
-    )
-    with urllib.request.urlopen(url) as response:
+    with urllib.request.urlopen(snapshot_url(page)) as response:
         return len(response.read())
 
 

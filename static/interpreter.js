@@ -27,39 +27,14 @@ const mark = (name) => performance.mark(`ci:${name}`);
 mark("interpreter-module");
 
 // The snapshot's bytes, or an Unusable error saying why not. snapshot.js (in the page's
-// <head>) has usually started fetching and inflating it in a worker long before this runs.
+// <head>) has usually started fetching and inflating it long before this runs.
 async function fetchSnapshot() {
   const early = globalThis.chunkInspectorSnapshot;
-  if (early) {
-    try {
-      return await early;
-    } catch (error) {
-      if (!error.workerFailed) throw new Unusable(error.message);
-    }
-  }
-  return snapshotInPage();
-}
-
-// The same without a worker: fetched and inflated on the page's main thread.
-async function snapshotInPage() {
-  progress("Downloading the start-up snapshot…");
-  let response;
+  if (!early) throw new Unusable(`not requested: snapshot.js did not run for ${BUILD.snapshot}`);
   try {
-    response = await fetch(here(BUILD.snapshot));
+    return await early;
   } catch (error) {
-    throw new Unusable(`not downloaded: ${error.message || error}`);
-  }
-  if (!response.ok) throw new Unusable(`missing: HTTP ${response.status}`);
-  try {
-    // (a file not named .gz came with Content-Encoding: the browser inflated it)
-    const gzip = BUILD.snapshot.endsWith(".gz");
-    const body = gzip ? response.body.pipeThrough(new DecompressionStream("gzip")) : response.body;
-    const bytes = new Uint8Array(await new Response(body).arrayBuffer());
-    mark("snapshot-inflated");
-    return bytes;
-  } catch (error) {
-    // a network failure midway surfaces here too; either way the bytes are unusable
-    throw new Unusable(`corrupt: ${error.message || error}`);
+    throw new Unusable(error.message);
   }
 }
 
@@ -104,18 +79,20 @@ async function fromSnapshot(options) {
   return pyodide;
 }
 
-const unpackArchive = (pyodide, bytes) =>
-  pyodide.unpackArchive(bytes, "zip", { extractDir: pyodide.FS.cwd() });
-
-async function unpack(pyodide, zips) {
-  progress("Loading the page's Python code…");
-  for (const zip of zips) unpackArchive(pyodide, await zip);
-  // Path finders cache directory listings; forget them so the new files are seen.
-  // (importlib.invalidate_caches() would also import importlib.metadata: 0.25-1 s here.)
+// Unpacks zips into Python's working directory (on sys.path). Path finders cache
+// directory listings; they forget them so the new files are seen.
+// (importlib.invalidate_caches() would also import importlib.metadata: 0.25-1 s here.)
+const unpackNow = (pyodide, zips) => {
+  for (const bytes of zips) pyodide.unpackArchive(bytes, "zip", { extractDir: pyodide.FS.cwd() });
   pyodide.runPython(
     "import sys\nfor f in sys.path_importer_cache.values():\n" +
       "    if hasattr(f, 'invalidate_caches'): f.invalidate_caches()",
   );
+};
+
+async function unpack(pyodide, zips) {
+  progress("Loading the page's Python code…");
+  unpackNow(pyodide, await Promise.all(zips));
   mark("code-unpacked");
 }
 
@@ -127,7 +104,7 @@ async function unpackOnDemand(pyodide) {
   const bytes = await app; // downloaded by now: the call below never has to wait
   globalThis.chunkInspectorUnpack = () => {
     delete globalThis.chunkInspectorUnpack;
-    unpackArchive(pyodide, bytes);
+    unpackNow(pyodide, [bytes]);
   };
   mark("code-unpacked"); // the page's code is ready to run
 }

@@ -231,7 +231,7 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
 
 def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
     """A policy that allows no blob: worker: snapshot.js cannot start its worker, and
-    interpreter.js downloads and inflates the snapshot in the page; it still boots from it."""
+    downloads and inflates the snapshot in the page; the page still boots from it."""
     policy = build.CSP.replace("worker-src 'self' blob:", "worker-src 'self'")
     assert policy != build.CSP
     recorded = new_app(serve_dir(site.root, csp=policy).url).open()
