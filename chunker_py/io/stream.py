@@ -49,7 +49,7 @@ from typing import IO, Any
 from .._analysis import Analysis, Chunk, _result_error, analyse
 from .._errors import DocumentError, SettingError
 from .._fields import read_whole
-from .._records import record, record_id
+from .._records import CSV_HEADER, _csv_row, json_line, record, record_id
 from .._recursive import _separators
 from .._sentences import abbreviation_set, sentence_spans
 from .._settings import Settings
@@ -212,6 +212,41 @@ def iter_records(
                 out[key] = getattr(moved, key)
             yield out
             index += 1
+
+
+def write_records(
+    source: IO[Any],
+    settings: Settings,
+    out: IO[bytes],
+    *,
+    format: str = "jsonl",
+    spreadsheet_safe: bool = False,
+    buffer_size: int = DEFAULT_BUFFER_SIZE,
+    name: str = "The stream",
+) -> int:
+    """Write the stream's records to ``out`` as UTF-8 JSONL (or CSV, as the in-memory
+    ``to_jsonl``/``to_csv`` write them), a segment's records at a time as it is cut, and
+    return how many were written."""
+    if format not in ("jsonl", "csv"):
+        raise SettingError("Streaming writes records: jsonl or csv.", field="format")
+    count = 0
+    lines: list[str] = []
+    name_cell = (settings.source_name,) if settings.source_name else ()
+    if format == "csv":
+        header = CSV_HEADER + (("source",) if name_cell else ())
+        lines.append(_csv_row(header, safe=False))
+    for rec in iter_records(source, settings, buffer_size=buffer_size, name=name):
+        if format == "jsonl":
+            lines.append(json_line(rec) + "\n")
+        else:
+            cells = tuple(rec[key] for key in CSV_HEADER) + name_cell
+            lines.append(_csv_row(cells, safe=spreadsheet_safe))
+        count += 1
+        if len(lines) >= 256:
+            out.write("".join(lines).encode("utf-8"))
+            lines.clear()
+    out.write("".join(lines).encode("utf-8"))
+    return count
 
 
 def absolute(chunk: Chunk, at: Position, index: int) -> Chunk:

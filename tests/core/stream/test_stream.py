@@ -28,12 +28,15 @@ from chunker_py import (
     analyse,
     decode_document,
     record,
+    to_csv,
+    to_jsonl,
 )
 from chunker_py.io.stream import (
     DEFAULT_BUFFER_SIZE,
     iter_chunks,
     iter_records,
     iter_segments,
+    write_records,
 )
 from tests.core.conftest import any_text, settings_strategy, texts
 
@@ -344,3 +347,22 @@ def test_a_stream_ending_inside_a_surrogate_pair_or_a_crlf() -> None:
 
 def test_default_buffer_is_seed_002s() -> None:
     assert DEFAULT_BUFFER_SIZE == 262_144
+
+
+@pytest.mark.parametrize("mode", STREAMED)
+def test_written_jsonl_and_csv_equal_the_in_memory_downloads(mode: str) -> None:
+    """Byte for byte: what ``write_records`` writes for a document within one buffer is
+    ``to_jsonl``/``to_csv`` of the in-memory result (CSV with its spreadsheet guard)."""
+    text = '=SUM(A1) Grüße 😀, "quoted"\r\n\r\n- item. Next one!\n' * 12
+    settings = Settings(mode=mode, chunk_size=25, chunk_overlap=5, source_name="notes.txt")
+    result = analyse(text, settings, max_chunks=None, max_code_points=None)
+    for fmt, expected in (
+        ("jsonl", to_jsonl(result)),
+        ("csv", to_csv(result, spreadsheet_safe=True)),
+    ):
+        out = io.BytesIO()
+        count = write_records(
+            io.BytesIO(text.encode()), settings, out, format=fmt, spreadsheet_safe=True
+        )
+        assert out.getvalue().decode() == expected
+        assert count == len(result.chunks)
