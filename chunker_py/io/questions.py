@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator, Sequence
+from pathlib import PurePath
 from typing import Any
 
 from .._errors import DocumentError
@@ -398,3 +399,16 @@ def questions_to_json(questions: Sequence[Question]) -> str:
 
 def questions_to_jsonl(questions: Sequence[Question]) -> str:
     return "".join(json_line(obj) + "\n" for obj in _objects(questions))
+
+
+def questions_for(
+    questions: Sequence[Question], path: str, source_name: str = ""
+) -> list[Question]:
+    """The questions about the file at ``path`` (``-``: standard input): those without a
+    ``corpus_id``, and those whose ``corpus_id`` is its path, file name or file name without
+    extension (or the source name)."""
+    names = {source_name} - {""}
+    if path != "-":
+        pure = PurePath(path)
+        names |= {path, pure.name, pure.stem, str(pure)}
+    return [q for q in questions if q.corpus_id is None or q.corpus_id in names]

@@ -434,3 +434,23 @@ def _retrieval(
         first_hit_rank=first,
         tokens=sum(tokens(i) for i in ranked) if tokens is not None else 0,
     )
+
+
+def evidence_of(
+    analysis: Any, questions: Sequence[Question], *, k: int | None = None
+) -> Evidence | None:
+    """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts and its
+    ``top_k`` unless ``k`` is given); None when the result has no chunks."""
+    if analysis.error is not None or not analysis.spans:
+        return None
+    chunks = analysis.__dict__.get("_evidence_chunks")
+    if chunks is None:  # kept on the analysis: the BM25 index serves every question set
+        chunks = ChunkRanges(analysis.spans)
+        analysis.__dict__["_evidence_chunks"] = chunks
+    return check_evidence(
+        analysis.text,
+        chunks,
+        questions,
+        k=analysis.settings.top_k if k is None else k,
+        tokens=analysis.chunk_tokens,
+    )
