@@ -20,6 +20,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from .._tokenizers import _unicode_classes as uc
@@ -78,11 +79,21 @@ _CJK = _merged(CJK)
 _START = class_body(_without(_merged(uc.LU, uc.LL, uc.LT, uc.LM, uc.LO, uc.N), _CJK))
 _INSIDE = class_body(_without(_merged(uc.LU, uc.LL, uc.LT, uc.LM, uc.LO, uc.N, uc.M), _CJK))
 _TOKEN = re.compile(f"[{class_body([v for p in _CJK for v in p])}]|[{_START}][{_INSIDE}]*")
+# No token holds an ASCII character other than a letter or digit, so the text is first cut
+# at those (a fast class); an all-ASCII piece is then one token, and only pieces with other
+# characters go through the large frozen classes above (slow in ``re``: thousands of ranges).
+_PIECE = re.compile(r"[^\x00-\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]+")
 
 
 def bm25_tokens(text: str) -> list[str]:
     """The BM25 tokens of ``text``, in order."""
-    return [token.casefold() for token in _TOKEN.findall(text)]
+    out: list[str] = []
+    for piece in _PIECE.findall(text):
+        if piece.isascii():
+            out.append(piece.lower())
+        else:
+            out += [token.casefold() for token in _TOKEN.findall(piece)]
+    return out
 
 
 class BM25:
@@ -105,10 +116,8 @@ class BM25:
         total = 0
         for index, document in enumerate(documents):
             total += len(document)
-            frequencies: dict[str, int] = {}
-            for word in document:
-                frequencies[word] = frequencies.get(word, 0) + 1
-            for word, freq in frequencies.items():
+            # Counter keeps the order of first appearance, as rank_bm25's dict does
+            for word, freq in Counter(document).items():
                 postings.setdefault(word, []).append((index, freq))
         self._postings = postings
         self.idf: dict[str, float] = {}
@@ -149,4 +158,8 @@ class BM25:
     def ranking(self, query: Sequence[str], k: int) -> list[int]:
         """The ``k`` best documents, best first; ties go to the lower index."""
         scores = self.scores(query)
-        return heapq.nsmallest(k, range(self.count), key=lambda i: (-scores[i], i))
+        ahead = [i for i, score in enumerate(scores) if score > 0]
+        # every other document scores 0 or less: when k documents score above 0, the
+        # ranking's head is among them
+        candidates = ahead if len(ahead) >= k else range(self.count)
+        return heapq.nsmallest(k, candidates, key=lambda i: (-scores[i], i))

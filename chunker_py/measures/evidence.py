@@ -305,7 +305,7 @@ def _intersection(a: Sequence[Range], b: Sequence[Range]) -> list[Range]:
 class ChunkRanges:
     """A result's chunk ranges (starts nondecreasing), with what the figures look up."""
 
-    __slots__ = ("_bm25", "cover", "ends", "reach", "spans", "starts")
+    __slots__ = ("_bm25", "_cover_ends", "cover", "ends", "reach", "spans", "starts")
 
     def __init__(self, spans: Sequence[Range]) -> None:
         self.spans = [(s[0], s[1]) for s in spans]
@@ -313,7 +313,21 @@ class ChunkRanges:
         self.ends = [e for _s, e in self.spans]
         self.reach = list(accumulate(self.ends, max))  # furthest end among chunks 0..i
         self.cover = _union(self.spans)
+        self._cover_ends = [e for _s, e in self.cover]
         self._bm25: BM25 | None = None
+
+    def covered(self, target: Sequence[Range]) -> list[Range]:
+        """The parts of ``target`` (a union) that some chunk covers."""
+        out: list[Range] = []
+        cover = self.cover
+        for start, end in target:
+            i = bisect_right(self._cover_ends, start)
+            while i < len(cover) and cover[i][0] < end:
+                lo, hi = max(start, cover[i][0]), min(end, cover[i][1])
+                if lo < hi:
+                    out.append((lo, hi))
+                i += 1
+        return out
 
     def holding(self, start: int, end: int) -> list[int]:
         """Indexes of the chunks sharing at least one code point with ``[start, end)``."""
@@ -387,7 +401,7 @@ def _question(
         for p, h in zip(placed, holding, strict=True)
     )
     evidence = _union(ranges)
-    covered = _intersection(evidence, chunks.cover)
+    covered = chunks.covered(evidence)
     outside = _size(evidence) - _size(covered)
     held = _union([chunks.spans[i] for i in sorted({i for h in holding for i in h})])
     omega = _size(covered) / (_size(held) + outside)

@@ -10,6 +10,7 @@ from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
+from chunker_py.measures import bm25
 from chunker_py.measures.bm25 import BM25, bm25_tokens
 
 WORDS = st.sampled_from(["rule", "exception", "refund", "gift", "card", "a", "the", "ß", "東"])
@@ -62,3 +63,9 @@ def test_equal_on_tokens_of_any_text(texts, question) -> None:  # type: ignore[n
 )
 def test_tokens(text: str, tokens: list[str]) -> None:
     assert bm25_tokens(text) == tokens
+
+
+@settings(max_examples=200)
+@given(st.text(st.characters(codec="utf-8") | st.sampled_from("aZ9_-.,' \n東ー\u0301")))
+def test_the_fast_path_gives_the_tokens_of_the_full_pattern(text: str) -> None:
+    assert bm25_tokens(text) == [t.casefold() for t in bm25._TOKEN.findall(text)]
