@@ -12,9 +12,9 @@ import re
 from typing import Any
 from urllib.parse import quote, unquote_to_bytes
 
-from ._errors import SettingError
-from ._limits import MAX_FRAGMENT_BYTES
-from ._settings import FIELDS, Settings, read_overlap
+from ..engine.errors import SettingError
+from ..engine.limits import MAX_FRAGMENT_BYTES
+from .settings import FIELDS, Settings, read_overlap
 
 LINK_VERSION = "1"
 # link key -> settings field, in the order links are written

@@ -12,13 +12,13 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._errors import SettingError
-from ._fields import Field, choice_reader, range_message, read_whole, whole_reader
-from ._limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME
-from ._modes import MODES, Mode, option_fields
-from ._presets import GENERIC
-from ._recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
-from ._tokenizers import TOKENIZERS
+from ..engine.errors import SettingError
+from ..engine.fields import Field, choice_reader, range_message, read_whole, whole_reader
+from ..engine.limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME
+from ..modes.presets import GENERIC
+from ..modes.recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
+from ..modes.registry import MODES, Mode, option_fields
+from ..tokenizers import TOKENIZERS
 
 EDGES = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
 SIZE_UNITS = {"code-points": "Code points", "tokens": "Tokens"}

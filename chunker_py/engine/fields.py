@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ._errors import SettingError
+from .errors import SettingError
 
 Kind = Literal["whole", "choice", "flag", "list", "text"]
 Widget = Literal["number", "radio", "select", "checkbox", "text"]

@@ -11,16 +11,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ._analysis import Analysis, analyse
-from ._compare import compare
-from ._document import decode_document
-from ._errors import ChunkerError
-from ._fields import Field
-from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
-from ._links import settings_from_fragment
-from ._modes import MODES
-from ._records import json_line, to_csv, to_jsonl
-from ._settings import FIELDS, Settings, parse_settings
+from ..config.links import settings_from_fragment
+from ..config.settings import FIELDS, Settings, parse_settings
+from ..engine.errors import ChunkerError
+from ..engine.fields import Field
+from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from ..modes.registry import MODES
+from ..pipeline.analysis import Analysis, analyse
+from ..pipeline.compare import compare
+from ..text.documents import decode_document
+from .records import json_line, to_csv, to_jsonl
 
 
 def _parser() -> argparse.ArgumentParser:

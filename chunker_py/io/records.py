@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ._analysis import Analysis, Chunk
+from ..pipeline.analysis import Analysis, Chunk
 
 CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
 # Characters a line-splitting reader (str.splitlines, JavaScript) may break on, and lone

@@ -31,12 +31,13 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from ._blocks import Block, markdown_outline
-from ._engine import Span, TextIndex
-from ._graphemes import Graphemes
-from ._sentence import sentences
-from ._settings import Settings
-from ._sizer import Sizer
+from ..config.settings import Settings
+from ..engine.index import TextIndex
+from ..engine.sizer import Sizer
+from ..engine.spans import Span
+from ..text.blocks import Block, markdown_outline
+from ..text.graphemes import Graphemes
+from ..text.sentences import sentences
 
 # Scripts written without spaces between words, by code-point block (a block's unassigned
 # code points included; the few Common-script marks inside, such as U+30FC, are written

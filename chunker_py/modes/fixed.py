@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Job
-from ._fields import Field
+from ..engine.fields import Field
+from ..engine.merge import Job
+from ..sizing.tokens import token_windows
 
 FIELDS: tuple[Field, ...] = ()
 
@@ -23,8 +24,6 @@ class Options:
 def feed(job: Job, options: Options) -> None:
     """Send the retained windows of the text to the sink."""
     if not job.sizer.per_code_point:
-        from . import _token_window  # the same windows, counted in tokens
-
-        _token_window.feed(job, _token_window.Options())
+        token_windows(job)  # the same windows, counted in tokens
         return
     job.sink.windows(0, len(job.text), job.size, job.overlap)

@@ -14,11 +14,12 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ._blocks import Block, markdown_blocks
-from ._engine import Job, SpanMeta, pack_units
-from ._fields import Field, flag_reader, whole_reader
-from ._recursive import split_words
-from ._sentences import sentence_spans
+from ..engine.fields import Field, flag_reader, whole_reader
+from ..engine.merge import Job, pack_units
+from ..engine.separators import split_words
+from ..engine.spans import SpanMeta
+from ..text.blocks import Block, markdown_blocks
+from ..text.sentences import sentence_spans
 
 PATH_JOINER = " > "
 

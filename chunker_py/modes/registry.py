@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import _fixed, _markdown, _recursive, _sentence, _token_window
-from ._engine import Job
-from ._fields import Field
+from ..engine.fields import Field
+from ..engine.merge import Job
+from . import fixed, markdown, recursive, sentence, token_window
 
 
 @dataclass(frozen=True)
@@ -42,21 +42,21 @@ MODES: dict[str, Mode] = {
     for m in (
         _mode(
             "recursive",
-            _recursive,
+            recursive,
             "Recursive",
             "Splits at the first separator found (paragraphs, then lines, then spaces, then "
             "single code points) and merges pieces up to the chunk size, as LangChain does.",
         ),
         _mode(
             "fixed",
-            _fixed,
+            fixed,
             "Fixed size",
             "Windows of exactly the chunk size, each starting chunk size minus overlap after "
             "the previous one.",
         ),
         _mode(
             "markdown",
-            _markdown,
+            markdown,
             "Markdown structure",
             "Sections at headings, whole blocks packed up to the chunk size: code blocks, "
             "tables, lists and quotes stay whole while they fit; no overlap.",
@@ -66,14 +66,14 @@ MODES: dict[str, Mode] = {
         ),
         _mode(
             "sentence",
-            _sentence,
+            sentence,
             "Sentence",
             "Whole sentences packed up to the chunk size; overlap repeats whole sentences.",
             uses_edges=False,
         ),
         _mode(
             "token-window",
-            _token_window,
+            token_window,
             "Token window",
             "Encodes the text once with the Tokenizer and cuts every chunk size tokens, each "
             "window starting chunk size minus overlap tokens after the previous one; a cut "

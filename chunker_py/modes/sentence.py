@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Job, SpanMeta, TextIndex, pack_units
-from ._errors import SettingError
-from ._fields import LONE_SURROGATE, Field, json_list
-from ._limits import MAX_ABBREVIATION_LENGTH, MAX_ABBREVIATIONS
-from ._sentences import abbreviation_set, sentence_spans
+from ..engine.errors import SettingError
+from ..engine.fields import LONE_SURROGATE, Field, json_list
+from ..engine.limits import MAX_ABBREVIATION_LENGTH, MAX_ABBREVIATIONS
+from ..engine.merge import Job, pack_units
+from ..engine.spans import SpanMeta
+from ..text.sentences import sentences
 
 FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed windows")
 
@@ -69,18 +70,6 @@ FIELDS = (
         modes=("sentence",),
     ),
 )
-
-
-def sentences(index: TextIndex, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The text's sentences, cached per text and abbreviation list (Sentence mode and the
-    damage figures share them)."""
-    key = ("sentences", abbreviations)
-    found: list[tuple[int, int]] | None = index.memo.get(key)
-    if found is None:
-        found = index.memo[key] = sentence_spans(
-            index.text, abbreviations=abbreviation_set(abbreviations)
-        )
-    return found
 
 
 def feed(job: Job, options: Options) -> None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Job, window_count
-from ._fields import Field
-from ._tokenizers import TokenSizer
+from ..engine.fields import Field
+from ..engine.merge import Job
+from ..sizing.tokens import token_windows
 
 FIELDS: tuple[Field, ...] = ()
 
@@ -24,24 +24,6 @@ class Options:
     """Token window has no options of its own (the Tokenizer is a common setting)."""
 
 
-def token_ends(job: Job) -> list[int]:
-    """One code-point end per token of the whole text, cached with the text's facts."""
-    sizer = job.sizer
-    assert isinstance(sizer, TokenSizer), "Token window is sized in tokens"
-    key = ("token-ends", sizer.name)
-    ends: list[int] | None = job.index.memo.get(key)
-    if ends is None:
-        ends = job.index.memo[key] = sizer.tokenizer.token_ends(job.text, merged=False)
-    return ends
-
-
 def feed(job: Job, options: Options) -> None:
     """Send the windows to the sink (trimmed per the edges setting, like Fixed size)."""
-    ends = token_ends(job)
-    advance = job.size - job.overlap
-    for window in range(window_count(len(ends), job.size, job.overlap)):
-        first = window * advance
-        start = ends[first - 1] if first else 0
-        end = ends[min(first + job.size, len(ends)) - 1]
-        if start < end:
-            job.sink.merged(start, end)
+    token_windows(job)

@@ -11,14 +11,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ._damage import Damage, assess
-from ._engine import Job, Sink, Span, TextIndex
-from ._errors import DocumentError, ResultError
-from ._fields import LONE_SURROGATE
-from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
-from ._settings import Settings
-from ._sizer import CODE_POINTS, Sizer
-from ._tokenizers import get_tokenizer, token_sizer
+from ..config.settings import Settings
+from ..engine.errors import ResultError
+from ..engine.index import TextIndex
+from ..engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
+from ..engine.merge import Job, Sink
+from ..engine.sizer import CODE_POINTS, Sizer
+from ..engine.spans import Span
+from ..measures.damage import Damage, assess
+from ..sizing.tokens import token_sizer
+from ..text.documents import check_length
+from ..tokenizers import get_tokenizer
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -159,32 +162,6 @@ def damage_of(text: str, spans: Sequence[Span], settings: Settings) -> Damage:
     """The damage of any nonempty ``spans`` (in source order) over ``text``, measured with
     ``settings``' size, size unit and sentence abbreviations."""
     return assess(text, spans, settings, sizer_for(settings), text_index(text))
-
-
-def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
-    """Refuse text over the code-point limit (code points, not UTF-16 units)."""
-    if max_code_points is not None and len(text) > max_code_points:
-        raise DocumentError(
-            f"The text has {len(text):,} code points; the limit is {max_code_points:,}. "
-            "Shorten it or split it into several documents.",
-            field="text",
-        )
-
-
-def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
-    """What the page and imports accept: within the limit and free of lone surrogates.
-
-    The splitting itself handles lone surrogates exactly (JSONL escapes them), but no UTF-8
-    file or download can hold one, so text typed or pasted with one is refused.
-    """
-    check_length(text, max_code_points)
-    bad = LONE_SURROGATE.search(text)
-    if bad:
-        raise DocumentError(
-            f"The text contains a lone surrogate (U+{ord(bad.group()):04X}) at code point "
-            f"{bad.start():,}; it cannot be saved as UTF-8. Remove or repair that character.",
-            field="text",
-        )
 
 
 _recent: list[TextIndex] = []

@@ -15,11 +15,11 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
-from ._analysis import Analysis, analyse, comparison_sizes, sizer_for
-from ._damage import Damage
-from ._limits import MAX_CHUNKS, MAX_CODE_POINTS
-from ._presets import GENERIC
-from ._settings import Settings
+from ..config.settings import Settings
+from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
+from ..measures.damage import Damage
+from ..modes.presets import GENERIC
+from .analysis import Analysis, analyse, comparison_sizes, sizer_for
 
 
 @dataclass(frozen=True)

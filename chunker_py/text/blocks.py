@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ._engine import TextIndex
+from ..engine.index import TextIndex
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

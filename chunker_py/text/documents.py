@@ -1,10 +1,11 @@
-"""Importing documents: strict UTF-8 files within the byte and code-point limits."""
+"""Documents: what text the page and imports accept (within the code-point limit, no lone
+surrogates) and strict UTF-8 files within the byte limit."""
 
 from __future__ import annotations
 
-from ._analysis import check_document
-from ._errors import DocumentError
-from ._limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from ..engine.errors import DocumentError
+from ..engine.fields import LONE_SURROGATE
+from ..engine.limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES
 
 
 def decode_document(
@@ -41,3 +42,29 @@ def decode_document(
     text = text.removeprefix("\ufeff")
     check_document(text, max_code_points=max_code_points)
     return text
+
+
+def check_length(text: str, max_code_points: int | None = MAX_CODE_POINTS) -> None:
+    """Refuse text over the code-point limit (code points, not UTF-16 units)."""
+    if max_code_points is not None and len(text) > max_code_points:
+        raise DocumentError(
+            f"The text has {len(text):,} code points; the limit is {max_code_points:,}. "
+            "Shorten it or split it into several documents.",
+            field="text",
+        )
+
+
+def check_document(text: str, *, max_code_points: int | None = MAX_CODE_POINTS) -> None:
+    """What the page and imports accept: within the limit and free of lone surrogates.
+
+    The splitting itself handles lone surrogates exactly (JSONL escapes them), but no UTF-8
+    file or download can hold one, so text typed or pasted with one is refused.
+    """
+    check_length(text, max_code_points)
+    bad = LONE_SURROGATE.search(text)
+    if bad:
+        raise DocumentError(
+            f"The text contains a lone surrogate (U+{ord(bad.group()):04X}) at code point "
+            f"{bad.start():,}; it cannot be saved as UTF-8. Remove or repair that character.",
+            field="text",
+        )

@@ -34,7 +34,7 @@ _RI_RUN = re.compile("[\U0001f1e6-\U0001f1ff]+")
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[list[int], list[int]]:
-    from ._grapheme_data import RUNS
+    from .grapheme_data import RUNS
 
     starts, values = [], []
     for run in RUNS.split():

@@ -19,6 +19,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from ..engine.index import TextIndex
+
 # Built-in abbreviations (compared lower-case, without a trailing dot).
 ABBREVIATIONS: frozenset[str] = frozenset(
     a.lower()
@@ -129,3 +131,15 @@ def _add_trimmed(text: str, start: int, end: int, out: list[tuple[int, int]]) ->
         end -= 1
     if start < end:
         out.append((start, end))
+
+
+def sentences(index: TextIndex, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The text's sentences, cached per text and abbreviation list (Sentence mode and the
+    damage figures share them)."""
+    key = ("sentences", abbreviations)
+    found: list[tuple[int, int]] | None = index.memo.get(key)
+    if found is None:
+        found = index.memo[key] = sentence_spans(
+            index.text, abbreviations=abbreviation_set(abbreviations)
+        )
+    return found

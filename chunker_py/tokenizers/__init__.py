@@ -14,9 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .._errors import SettingError
-from ._base import Tokenizer
-from ._sizer import TokenSizer
+from ..engine.errors import SettingError
+from .base import Tokenizer
 
 TOKENIZERS: dict[str, str] = {
     "cl100k_base": "cl100k_base (OpenAI text-embedding-3, GPT-4)",
@@ -27,19 +26,19 @@ TOKENIZERS: dict[str, str] = {
 
 
 def _bpe(name: str) -> Tokenizer:
-    from ._bpe import BpeTokenizer
+    from .bpe import BpeTokenizer
 
     return BpeTokenizer(name)
 
 
 def _wordpiece(name: str) -> Tokenizer:
-    from ._wordpiece import WordPieceTokenizer
+    from .wordpiece import WordPieceTokenizer
 
     return WordPieceTokenizer(name)
 
 
 def _words(name: str) -> Tokenizer:
-    from ._words import WordsTokenizer
+    from .words import WordsTokenizer
 
     return WordsTokenizer(name)
 
@@ -52,7 +51,6 @@ _FACTORIES: dict[str, Callable[[str], Tokenizer]] = {
     "words": _words,
 }
 _CACHE: dict[str, Tokenizer] = {}
-_SIZERS: dict[str, TokenSizer] = {}
 
 
 def get_tokenizer(name: str) -> Tokenizer:
@@ -72,19 +70,9 @@ def tokenizer_loaded(name: str) -> bool:
     return name in _CACHE
 
 
-def token_sizer(name: str) -> TokenSizer:
-    """The engine's sizer for tokens of ``name`` (one per name)."""
-    sizer = _SIZERS.get(name)
-    if sizer is None:
-        sizer = _SIZERS[name] = TokenSizer(get_tokenizer(name))
-    return sizer
-
-
 __all__ = [
     "TOKENIZERS",
-    "TokenSizer",
     "Tokenizer",
     "get_tokenizer",
-    "token_sizer",
     "tokenizer_loaded",
 ]

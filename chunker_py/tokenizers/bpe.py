@@ -22,10 +22,10 @@ import re
 from bisect import bisect_left
 from itertools import accumulate, pairwise
 
-from . import _unicode_classes as uc
-from ._base import Tokenizer
-from ._data import decode_ranks, read_data
-from ._ranges import contains
+from . import unicode_classes as uc
+from .base import Tokenizer
+from .data import decode_ranks, read_data
+from .ranges import contains
 
 PIECE_CACHE = 65536
 LONG_PIECE = 96  # bytes; longer pieces merge with a heap (O(n log n)) instead of scans

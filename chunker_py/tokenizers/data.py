@@ -14,7 +14,7 @@ from __future__ import annotations
 from importlib import resources
 from itertools import accumulate
 
-from .._errors import ChunkerError
+from ..engine.errors import ChunkerError
 
 MAGIC = b"BPE1"
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 
-from . import _bert_tables as bt
-from ._base import Tokenizer
-from ._data import read_data
-from ._ranges import contains
+from . import bert_tables as bt
+from .base import Tokenizer
+from .data import read_data
+from .ranges import contains
 
 SPECIAL_TOKENS = re.compile(r"\[(?:PAD|UNK|CLS|SEP|MASK)\]")
 MAX_WORD = 100  # max_input_chars_per_word

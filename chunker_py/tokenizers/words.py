@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from . import _unicode_classes as uc
-from ._base import Tokenizer
-from ._ranges import class_body
+from . import unicode_classes as uc
+from .base import Tokenizer
+from .ranges import class_body
 
 
 class WordsTokenizer(Tokenizer):
