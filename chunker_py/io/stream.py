@@ -46,13 +46,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
-from .._analysis import Analysis, Chunk, _result_error, analyse
-from .._errors import DocumentError, SettingError
-from .._fields import read_whole
-from .._records import CSV_HEADER, _csv_row, json_line, record, record_id
-from .._recursive import _separators
-from .._sentences import abbreviation_set, sentence_spans
-from .._settings import Settings
+from ..config.settings import Settings
+from ..engine.errors import DocumentError, SettingError
+from ..engine.fields import read_whole
+from ..modes.recursive import _separators
+from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
+from ..text.sentences import abbreviation_set, sentence_spans
+from .records import CSV_HEADER, _csv_row, json_line, record, record_id
 
 DEFAULT_BUFFER_SIZE = 262_144  # code points
 MIN_BUFFER_SIZE = 16
