@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
@@ -199,8 +199,10 @@ def iter_records(
     *,
     buffer_size: int = DEFAULT_BUFFER_SIZE,
     name: str = "The stream",
+    metadata: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The stream's JSONL records (``chunker_py.record``'s keys), absolute, in order."""
+    """The stream's JSONL records (``chunker_py.record``'s keys), absolute, in order;
+    ``metadata`` (when given) is each record's ``metadata`` object, before ``source``."""
     index = 0
     for analysis, position in iter_analyses(source, settings, buffer_size=buffer_size, name=name):
         for chunk in analysis.chunks:
@@ -210,8 +212,46 @@ def iter_records(
             out["index"] = index
             for key in OFFSET_KEYS:
                 out[key] = getattr(moved, key)
+            if metadata is not None:
+                last = {key: out.pop(key) for key in ("source", "settings")}
+                out["metadata"] = metadata
+                out.update(last)
             yield out
             index += 1
+
+
+def record_lines(
+    source: IO[Any],
+    settings: Settings,
+    *,
+    format: str = "jsonl",
+    spreadsheet_safe: bool = False,
+    buffer_size: int = DEFAULT_BUFFER_SIZE,
+    name: str = "The stream",
+    metadata: Mapping[str, Any] | None = None,
+) -> Iterator[str]:
+    """The stream's records as JSONL or CSV text (what ``to_jsonl``/``to_csv`` write for
+    a document within one buffer), in pieces of a few hundred records as they are cut."""
+    if format not in ("jsonl", "csv"):
+        raise SettingError("Streaming writes records: jsonl or csv.", field="format")
+    check_streamable(settings)
+    lines: list[str] = []
+    name_cell = (settings.source_name,) if settings.source_name else ()
+    if format == "csv":
+        header = CSV_HEADER + (("source",) if name_cell else ())
+        lines.append(_csv_row(header, safe=False))
+    records = iter_records(source, settings, buffer_size=buffer_size, name=name, metadata=metadata)
+    for rec in records:
+        if format == "jsonl":
+            lines.append(json_line(rec) + "\n")
+        else:
+            cells = tuple(rec[key] for key in CSV_HEADER) + name_cell
+            lines.append(_csv_row(cells, safe=spreadsheet_safe))
+        if len(lines) >= 256:
+            yield "".join(lines)
+            lines.clear()
+    if lines:
+        yield "".join(lines)
 
 
 def write_records(
@@ -223,30 +263,17 @@ def write_records(
     spreadsheet_safe: bool = False,
     buffer_size: int = DEFAULT_BUFFER_SIZE,
     name: str = "The stream",
-) -> int:
-    """Write the stream's records to ``out`` as UTF-8 JSONL (or CSV, as the in-memory
-    ``to_jsonl``/``to_csv`` write them), a segment's records at a time as it is cut, and
-    return how many were written."""
-    if format not in ("jsonl", "csv"):
-        raise SettingError("Streaming writes records: jsonl or csv.", field="format")
-    count = 0
-    lines: list[str] = []
-    name_cell = (settings.source_name,) if settings.source_name else ()
-    if format == "csv":
-        header = CSV_HEADER + (("source",) if name_cell else ())
-        lines.append(_csv_row(header, safe=False))
-    for rec in iter_records(source, settings, buffer_size=buffer_size, name=name):
-        if format == "jsonl":
-            lines.append(json_line(rec) + "\n")
-        else:
-            cells = tuple(rec[key] for key in CSV_HEADER) + name_cell
-            lines.append(_csv_row(cells, safe=spreadsheet_safe))
-        count += 1
-        if len(lines) >= 256:
-            out.write("".join(lines).encode("utf-8"))
-            lines.clear()
-    out.write("".join(lines).encode("utf-8"))
-    return count
+) -> None:
+    """Write the stream's records to ``out`` as UTF-8 JSONL (or CSV) as they are cut."""
+    for text in record_lines(
+        source,
+        settings,
+        format=format,
+        spreadsheet_safe=spreadsheet_safe,
+        buffer_size=buffer_size,
+        name=name,
+    ):
+        out.write(text.encode("utf-8"))
 
 
 def absolute(chunk: Chunk, at: Position, index: int) -> Chunk:
