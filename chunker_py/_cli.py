@@ -1,26 +1,33 @@
-"""Command-line front: ``python -m chunker_py [FILE ...|-] [options]``.
+"""Command-line front: ``python -m chunker_py [PATH ...|-] [options]``.
 
-Exit status 0 on success; 2 for invalid settings or input, with the message on stderr and
-nothing on stdout.
+PATHs are files and folders (a corpus, ``io/sources.py``); each file is cut by
+``io/corpus.py`` and written whole, in order, as soon as it is done. Exit status 0 on
+success; 1 when a file was refused (reported on stderr, the others still written); 2 for
+invalid settings, with the message on stderr and nothing on stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from typing import Any
 
-from ._analysis import Analysis, analyse
-from ._compare import compare
-from ._document import decode_document
-from ._errors import ChunkerError
-from ._fields import Field
+from ._errors import ChunkerError, DocumentError, SettingError
+from ._fields import Field, read_whole
 from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ._links import settings_from_fragment
 from ._modes import MODES
-from ._records import json_line, to_csv, to_jsonl
+from ._records import json_line
 from ._settings import FIELDS, Settings, parse_settings
+from ._tokenizers import get_tokenizer
+from .io.corpus import Output, Tally, Task, cut_corpus
+from .io.rules import Rule, read_rules, settings_for
+from .io.sources import STDIN, Source, collect, read_list
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -30,7 +37,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Split UTF-8 text into retrieval chunks with exact source offsets.",
         epilog=f"Modes — {modes}",
     )
-    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - or none: stdin")
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="PATH",
+        help="UTF-8 text files and folders (walked recursively); - or none: stdin",
+    )
     for field in FIELDS.values():
         _add_flag(p, field)
     p.add_argument(
@@ -53,6 +65,41 @@ def _parser() -> argparse.ArgumentParser:
             f"points, {MAX_CHUNKS:,} chunks) for batch use"
         ),
     )
+    corpus = p.add_argument_group("corpus")
+    corpus.add_argument(
+        "--include",
+        action="append",
+        metavar="GLOB",
+        default=[],
+        help="in folders, read the files matching GLOB (repeatable; default: *.md, "
+        "*.markdown, *.txt); a GLOB without / matches the file name, ** any folders",
+    )
+    corpus.add_argument(
+        "--exclude", action="append", metavar="GLOB", default=[], help="in folders, skip GLOB"
+    )
+    corpus.add_argument(
+        "--files-from", metavar="LIST", help="also read the paths in LIST, one a line (-: stdin)"
+    )
+    corpus.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="TOML rules: [[rule]] tables with a glob and settings or a share link; the first "
+        "match gives a file's settings, the command line's apply to the rest",
+    )
+    corpus.add_argument(
+        "--meta",
+        action="append",
+        metavar="KEY=VALUE",
+        help="run-level metadata in every record's metadata object (repeatable)",
+    )
+    corpus.add_argument(
+        "--file-meta",
+        action="store_true",
+        help="add each file's metadata (path, size in bytes, Markdown front matter keys) "
+        "to every record; the document's value wins over --meta",
+    )
+    corpus.add_argument("--jobs", metavar="N", help="processes cutting files (default: all cores)")
+    corpus.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     return p
 
 
@@ -92,72 +139,129 @@ def _settings(args: argparse.Namespace) -> Settings:
     return parse_settings(raw)
 
 
-def _summary(analysis: Analysis) -> dict[str, Any]:
-    s = analysis.summary
-    assert s is not None
-    return {
-        "source": analysis.settings.source_name or None,
-        "chunks": s.chunks,
-        "repeated": s.repeated,
-        "omitted": s.omitted,
-        "smallest": s.smallest,
-        "average": s.average,
-        "average_display": s.average_display,
-        "largest": s.largest,
-        "tokens": analysis.token_summary.as_json() if analysis.token_summary else None,
-        "warnings": list(analysis.warnings),
-        "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
-        "damage": analysis.damage.figures() if analysis.damage else None,
-        "settings": analysis.settings.record_settings(),
-    }
+def _metadata(pairs: Sequence[str] | None, wanted: bool) -> dict[str, str] | None:
+    """The ``--meta KEY=VALUE`` pairs (a repeated key: the last), or None when records
+    carry no ``metadata`` (neither ``--meta`` nor ``--file-meta`` given)."""
+    if not pairs and not wanted:
+        return None
+    out = {}
+    for pair in pairs or ():
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise SettingError(f"--meta takes KEY=VALUE (got {pair[:40]!r}).", field="meta")
+        out[key.strip()] = value
+    return out
 
 
-def _compare_lines(text: str, settings: Settings, lifted: bool) -> str:
-    """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
-    retained) are reported in the row, not raised."""
-    rows = compare(text, settings, max_chunks=None if lifted else MAX_CHUNKS)
-    source = settings.source_name or None
-    return "".join(json_line({"source": source, **row.as_json()}) + "\n" for row in rows)
+def _paths(args: argparse.Namespace) -> list[str]:
+    paths = list(args.files)
+    if args.files_from is not None:
+        name = args.files_from
+        data = sys.stdin.buffer.read() if name == STDIN else _read(name)
+        paths += read_list(data, name)
+    return paths or [STDIN]
+
+
+def _rules(path: str | None) -> tuple[Rule, ...]:
+    return () if path is None else read_rules(_read(path), path)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    if args.jobs is None:
+        affinity = getattr(os, "sched_getaffinity", None)
+        return len(affinity(0)) if affinity else os.cpu_count() or 1
+    return read_whole(args.jobs, "jobs", "--jobs", 1, 1024)
+
+
+def _check_dependencies(tokenizers: set[str]) -> None:
+    """Fail the run, not each file, when a dependency or token data is missing."""
+    if importlib.util.find_spec("markdown_it") is None:
+        raise ModuleNotFoundError(name="markdown_it")
+    for name in sorted(tokenizers):
+        get_tokenizer(name).count("a")  # loads its data (inherited by forked workers)
+
+
+def execute(
+    argv: Sequence[str] | None, write: Callable[[str], None], report: Callable[[str], None]
+) -> int:
+    """Run the command line: output through ``write`` file by file, messages about refused
+    files through ``report``. Return 0, or 1 when any file was refused; raise
+    ``ChunkerError`` on bad settings (nothing written then)."""
+    args = _parser().parse_args(argv)
+    settings = _settings(args)
+    rules = _rules(args.rules)
+    metadata = _metadata(args.meta, args.file_meta)
+    output = Output(args.format, args.no_limits, args.spreadsheet_safe)
+    sources = collect(
+        _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
+    )
+    tasks: list[Task] = []
+    tally = Tally()
+    for source in sources:
+        if source.error is not None:
+            report(source.error)
+            tally.skipped += 1
+            continue
+        try:
+            per_file = settings_for(source.match, rules, settings.replace(source_name=source.name))
+        except SettingError as exc:
+            report(f"{source.path}: {exc.message}")
+            tally.skipped += 1
+            continue
+        stdin = source.path == STDIN
+        tasks.append(
+            Task(
+                source.path,
+                per_file,
+                "Standard input" if stdin else f"The file {source.path}",
+                metadata,
+                sys.stdin.buffer.read() if stdin else None,
+            )
+        )
+    _check_dependencies({t.settings.tokenizer for t in tasks})
+    jobs = min(_jobs(args), len(tasks))
+    progress = _progress(sources, args.quiet)
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        for done in cut_corpus(tasks, output, pool, ahead=2 * jobs):
+            tally.add(done)
+            if done.error is not None:
+                (progress.write if progress else report)(f"{done.error} Skipped.")
+            write(done.text)
+            if progress is not None:
+                progress.update(done.size)
+                progress.set_description(f"{tally.files + tally.skipped}/{len(sources)} files")
+    if progress is not None:
+        progress.close()
+    if len(sources) > 1 and args.format == "summary":
+        write(json_line(tally.summary_line()) + "\n")
+    elif len(sources) > 1 and args.format == "compare":
+        write("".join(json_line(line) + "\n" for line in tally.compare_lines()))
+    return 1 if tally.skipped else 0
+
+
+def _progress(sources: Sequence[Source], quiet: bool) -> Any:
+    """A progress bar on stderr (files, MB/s, ETA) when it is a terminal and tqdm is
+    installed (``pip install chunker_py[progress]``); None otherwise."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    total = sum(s.size or 0 for s in sources)
+    return tqdm(total=total, unit="B", unit_scale=True, desc=f"0/{len(sources)} files",
+                file=sys.stderr, leave=False)  # fmt: skip
 
 
 def run(argv: Sequence[str] | None = None) -> str:
-    """Return the whole output for ``argv``; raise ``ChunkerError`` on bad settings or input."""
-    args = _parser().parse_args(argv)
-    settings = _settings(args)
-    lifted = args.no_limits
-    files = args.files or ["-"]
-    outputs = []
-    for path in files:
-        data = sys.stdin.buffer.read() if path == "-" else _read(path)
-        name = "Standard input" if path == "-" else f"The file {path}"
-        text = decode_document(
-            data,
-            name=name,
-            max_bytes=None if lifted else MAX_IMPORT_BYTES,
-            max_code_points=None if lifted else MAX_CODE_POINTS,
-        )
-        per_file = settings
-        if len(files) > 1 and not settings.source_name:
-            per_file = settings.replace(source_name=path)  # keeps record ids unique
-        if args.format == "compare":
-            outputs.append(_compare_lines(text, per_file, lifted))
-            continue
-        analysis = analyse(
-            text,
-            per_file,
-            max_chunks=None if lifted else MAX_CHUNKS,
-            max_code_points=None if lifted else MAX_CODE_POINTS,
-            with_tradeoffs=args.format == "summary",
-        )
-        if analysis.error is not None:
-            raise analysis.error
-        if args.format == "jsonl":
-            outputs.append(to_jsonl(analysis))
-        elif args.format == "csv":
-            outputs.append(to_csv(analysis, spreadsheet_safe=args.spreadsheet_safe))
-        else:
-            outputs.append(json_line(_summary(analysis)) + "\n")
-    return "".join(outputs)
+    """Return the whole output for ``argv``; raise ``ChunkerError`` on bad settings or
+    input (the first refused file's message)."""
+    parts: list[str] = []
+    refused: list[str] = []
+    execute(argv, parts.append, refused.append)
+    if refused:
+        raise DocumentError(refused[0], field="file")
+    return "".join(parts)
 
 
 def _read(path: str) -> bytes:
@@ -169,11 +273,21 @@ def _read(path: str) -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    def write(text: str) -> None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+
+    def report(message: str) -> None:
+        print(f"chunker_py: {message}", file=sys.stderr)
+
     try:
-        output = run(argv)
+        return execute(argv, write, report)
     except ChunkerError as exc:
-        print(f"chunker_py: {exc.message}", file=sys.stderr)
+        report(exc.message)
         return 2
-    sys.stdout.buffer.write(output.encode("utf-8"))
-    sys.stdout.flush()
-    return 0
+    except ModuleNotFoundError as exc:
+        report(
+            f"the package {exc.name} is missing; install chunker_py with its dependencies "
+            "(pip install . in the repository)."
+        )
+        return 2
