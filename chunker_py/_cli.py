@@ -224,8 +224,10 @@ def execute(
     with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
         for done in cut_corpus(tasks, output, pool, ahead=2 * jobs):
             tally.add(done)
-            if done.error is not None:
-                (progress.write if progress else report)(f"{done.error} Skipped.")
+            if done.error is not None and progress is not None:
+                progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
+            elif done.error is not None:
+                report(f"{done.error} Skipped.")
             write(done.text)
             if progress is not None:
                 progress.update(done.size)

@@ -153,7 +153,8 @@ def _joined(folder: str, relative: str) -> str:
 
 
 def _walk(folder: str, include: Sequence[str], exclude: Sequence[str]) -> list[Source]:
-    """The folder's kept files, sorted by relative path; each real folder visited once."""
+    """The folder's kept files, sorted by relative path; each real folder visited once,
+    under the first of its names in sorted order."""
     seen: set[tuple[int, int]] = set()
     out: list[Source] = []
     stack = [(folder, "")]
@@ -165,20 +166,22 @@ def _walk(folder: str, include: Sequence[str], exclude: Sequence[str]) -> list[S
             if key in seen:
                 continue  # a link back to a folder already walked (a loop or a second name)
             seen.add(key)
-            entries = list(os.scandir(where))
+            entries = sorted(os.scandir(where), key=lambda e: e.name)
         except OSError as exc:
             name = prefix.rstrip("/") or "."
             message = f"Cannot read the folder {_joined(folder, name)}: {exc.strerror}."
             out.append(Source(where, name, name, None, message))
             continue
+        folders = []
         for entry in entries:
             if entry.name.startswith("."):
                 continue
             relative = prefix + entry.name
             if _is_dir(entry):
-                stack.append((entry.path, relative + "/"))
+                folders.append((entry.path, relative + "/"))
             elif _kept(relative, include, exclude):
                 out.append(_file(entry, relative))
+        stack.extend(reversed(folders))  # depth first in sorted order: the first name wins
     return sorted(out, key=lambda s: s.name)
 
 
