@@ -27,7 +27,7 @@ from ._settings import FIELDS, Settings, parse_settings
 from ._tokenizers import get_tokenizer
 from .io.corpus import Output, Tally, Task, cut_corpus
 from .io.rules import Rule, read_rules, settings_for
-from .io.sources import STDIN, Source, collect, read_list
+from .io.sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -195,6 +195,9 @@ def execute(
     sources = collect(
         _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
     )
+    if not sources:
+        include = ", ".join(args.include or DEFAULT_INCLUDE)
+        raise SettingError(f"No file to read: no file in the folders matches {include}.")
     tasks: list[Task] = []
     tally = Tally()
     for source in sources:

@@ -153,8 +153,11 @@ def _render(
         return json_line(summary) + "\n", (_figures("", "", analysis),)
     if metadata is None:
         return to_jsonl(analysis), ()
-    return "".join(json_line(_with_metadata(record(c, analysis), metadata)) + "\n"
-                   for c in analysis.chunks), ()  # fmt: skip
+    used = analysis.settings.record_settings()
+    lines = (
+        json_line(_with_metadata(record(c, analysis, used), metadata)) for c in analysis.chunks
+    )
+    return "".join(line + "\n" for line in lines), ()
 
 
 def _with_metadata(rec: dict[str, Any], metadata: Mapping[str, Any]) -> dict[str, Any]:

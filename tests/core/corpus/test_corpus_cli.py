@@ -92,6 +92,10 @@ def test_bad_settings_stop_the_run_before_anything_is_written(docs: Path) -> Non
         run(str(docs), "--jobs", "0")
     with pytest.raises(ChunkerError, match="KEY=VALUE"):
         run(str(docs), "--meta", "no-equals-sign")
+    with pytest.raises(
+        ChunkerError, match=r"No file to read: no file in the folders matches \*\.rst"
+    ):
+        run(str(docs), "--include", "*.rst")
 
 
 def test_record_ids_are_unique_and_stable(docs: Path) -> None:
