@@ -92,20 +92,22 @@ def ours(files: list[Path]) -> int:
     return total
 
 
-def timed(fn: object, *args: object) -> float:
-    t0 = time.perf_counter()
+def timed(fn: object, *args: object) -> tuple[float, float]:
+    """Wall and CPU seconds of ``fn(*args)`` in this process."""
+    t0, c0 = time.perf_counter(), time.process_time()
     fn(*args)  # type: ignore[operator]
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
-def cli(folder: Path, jobs: int) -> tuple[float, int]:
-    """Wall time and peak resident memory (KB, the largest process) of one CLI run."""
+def cli(folder: Path, jobs: int) -> tuple[float, float, int]:
+    """Wall time, CPU time (all its processes) and peak resident memory (KB, the largest
+    process) of one CLI run."""
     probe = (
         "import resource, subprocess, sys, time\n"
         "t0 = time.perf_counter()\n"
         "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
-        "print(time.perf_counter() - t0, "
-        "resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+        "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(time.perf_counter() - t0, use.ru_utime + use.ru_stime, use.ru_maxrss)\n"
     )
     command = [sys.executable, "-m", "chunker_py", str(folder), "--no-limits", "--quiet"]
     command += ["--size", "300", "--overlap", "50", "--jobs", str(jobs)]
@@ -117,8 +119,8 @@ def cli(folder: Path, jobs: int) -> tuple[float, int]:
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    seconds, rss = done.stdout.split()
-    return float(seconds), int(rss)
+    seconds, cpu, rss = done.stdout.split()
+    return float(seconds), float(cpu), int(rss)
 
 
 def main() -> None:
@@ -139,30 +141,37 @@ def main() -> None:
         print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
-        times: dict[str, list[float]] = {k: [] for k in ("lc", "ours", "j1", "j2")}
+        wall: dict[str, list[float]] = {k: [] for k in ("lc", "ours", "j1", "j2")}
+        cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
         for _ in range(rounds):  # interleaved, so a busy machine slows every side alike
-            times["lc"].append(timed(langchain, paths))
-            times["ours"].append(timed(ours, paths))
+            for key, fn in (("lc", langchain), ("ours", ours)):
+                seconds, used = timed(fn, paths)
+                wall[key].append(seconds)
+                cpu[key].append(used)
             for jobs in (1, 2):
-                seconds, peak = cli(folder, jobs)
-                times[f"j{jobs}"].append(seconds)
+                seconds, used, peak = cli(folder, jobs)
+                wall[f"j{jobs}"].append(seconds)
+                cpu[f"j{jobs}"].append(used)
                 rss[f"j{jobs}"] = max(rss.get(f"j{jobs}", 0), peak)
-        _seconds, rss["double"] = cli(double, 1)
-        med = {k: statistics.median(v) for k, v in times.items()}
+        rss["double"] = cli(double, 1)[2]
+        w = {k: statistics.median(v) for k, v in wall.items()}
+        c = {k: statistics.median(v) for k, v in cpu.items()}
         mb = total / 1e6
-
-        def line(label: str, key: str) -> str:
-            return f"{label:<46} {med[key]:7.2f} s {mb / med[key]:6.2f} MB/s"
-
         print(f"chunks: {chunks:,} (Recursive 300/50, JSONL with offsets, tokens, damage)")
-        print(line("LangChain split_text (1 process)", "lc"))
-        print(line("chunker_py io.corpus.cut (1 process)", "ours"))
-        print(line("python -m chunker_py --jobs 1", "j1"))
-        print(line("python -m chunker_py --jobs 2", "j2"))
-        print(f"ratio ours / LangChain (per core):   {med['ours'] / med['lc']:.2f}x slower")
-        print(f"ratio --jobs 1 / LangChain:          {med['j1'] / med['lc']:.2f}x slower")
-        print(f"speed-up --jobs 2 over --jobs 1:     {med['j1'] / med['j2']:.2f}x")
+        print(f"{'':<40} {'wall':>8} {'CPU':>8} {'MB/s of CPU':>12}")
+        for label, key in (
+            ("LangChain split_text (1 process)", "lc"),
+            ("chunker_py io.corpus.cut (1 process)", "ours"),
+            ("python -m chunker_py --jobs 1", "j1"),
+            ("python -m chunker_py --jobs 2", "j2"),
+        ):
+            print(f"{label:<40} {w[key]:7.2f}s {c[key]:7.2f}s {mb / c[key]:12.2f}")
+        print(f"ours / LangChain, CPU per core:   {c['ours'] / c['lc']:.2f}x")
+        print(f"--jobs 1 / LangChain, CPU:        {c['j1'] / c['lc']:.2f}x")
+        print(f"--jobs 2 over --jobs 1, wall:     {w['j1'] / w['j2']:.2f}x speed-up "
+              f"(CPU {c['j2'] / c['j1']:.2f}x; needs 2 idle cores to mean anything)")  # fmt: skip
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
         print(
             f"peak RSS --jobs 1: {rss['j1'] / 1024:.0f} MB for {len(paths)} files, "
             f"{rss['double'] / 1024:.0f} MB for {2 * len(paths)}; --jobs 2 largest process "
