@@ -296,3 +296,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             "(pip install . in the repository)."
         )
         return 2
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130

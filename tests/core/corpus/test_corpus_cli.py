@@ -386,3 +386,18 @@ def test_results_come_in_task_order_when_later_files_finish_first(docs: Path) ->
     with ThreadPoolExecutor(3) as pool:
         results = list(cut_corpus(tasks, Output(), pool, ahead=3, cutter=cutter))
     assert [d.name for d in results] == names
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(docs: Path) -> None:
+    done = subprocess.run(
+        [
+            "bash",
+            "-c",
+            f'"{sys.executable}" -m chunker_py "{docs}" --size 10 --overlap 0 | head -c 1',
+        ],
+        capture_output=True,
+        cwd=ROOT,
+        check=False,
+        timeout=120,
+    )
+    assert done.stdout == b"{" and b"Traceback" not in done.stderr
