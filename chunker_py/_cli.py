@@ -19,15 +19,23 @@ from typing import Any
 
 from ._errors import ChunkerError, DocumentError, SettingError
 from ._fields import Field, read_whole
-from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from ._limits import (
+    MAX_CHUNKS,
+    MAX_CODE_POINTS,
+    MAX_IMPORT_BYTES,
+    MAX_QUESTIONS,
+    MAX_QUESTIONS_BYTES,
+)
 from ._links import settings_from_fragment
 from ._modes import MODES
 from ._records import json_line
 from ._settings import FIELDS, Settings, parse_settings
 from ._tokenizers import get_tokenizer
 from .io.corpus import Output, Tally, Task, cut_corpus
+from .io.questions import questions_for, read_questions
 from .io.rules import Rule, read_rules, settings_for
 from .io.sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
+from .measures.evidence import Question
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,11 +55,20 @@ def _parser() -> argparse.ArgumentParser:
         _add_flag(p, field)
     p.add_argument(
         "--format",
-        choices=("jsonl", "csv", "summary", "compare"),
+        choices=("jsonl", "csv", "summary", "compare", "evidence"),
         default="jsonl",
-        help="jsonl records (default), csv, a summary object, or compare: one JSON object "
+        help="jsonl records (default), csv, a summary object, compare: one JSON object "
         "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
-        "Sentence, Fixed, Fixed with overlap) on the same text and size",
+        "Sentence, Fixed, Fixed with overlap, Token window) on the same text and size, or "
+        "evidence: one JSON object per question of --questions",
+    )
+    p.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="Evidence check: questions and their excerpts (Chroma's CSV "
+        "question,references,corpus_id, or the same objects as JSON / JSONL); adds an "
+        "evidence object to summary and compare; a question's corpus_id names its file "
+        "(path, file name or stem), none: every file",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -153,6 +170,22 @@ def _metadata(pairs: Sequence[str] | None, wanted: bool) -> dict[str, str] | Non
     return out
 
 
+def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
+    if args.questions is None:
+        if args.format == "evidence":
+            raise ChunkerError(
+                "--format evidence needs --questions FILE (the questions and their excerpts).",
+                field="questions",
+            )
+        return None
+    return read_questions(
+        _read(args.questions),
+        name=f"The questions file {args.questions}",
+        max_questions=None if lifted else MAX_QUESTIONS,
+        max_bytes=None if lifted else MAX_QUESTIONS_BYTES,
+    )
+
+
 def _paths(args: argparse.Namespace) -> list[str]:
     paths = list(args.files)
     if args.files_from is not None:
@@ -191,6 +224,7 @@ def execute(
     settings = _settings(args)
     rules = _rules(args.rules)
     metadata = _metadata(args.meta, args.file_meta)
+    asked = _questions(args, args.no_limits)
     output = Output(args.format, args.no_limits, args.spreadsheet_safe)
     sources = collect(
         _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
@@ -212,6 +246,9 @@ def execute(
             tally.skipped += 1
             continue
         stdin = source.path == STDIN
+        questions = None
+        if asked is not None:  # a question's corpus_id picks its file
+            questions = tuple(questions_for(asked, source.path, source.name))
         tasks.append(
             Task(
                 source.path,
@@ -219,6 +256,9 @@ def execute(
                 "Standard input" if stdin else f"The file {source.path}",
                 metadata,
                 sys.stdin.buffer.read() if stdin else None,
+                questions,
+                # one file: every question is about it, so a misfit is an error
+                f"The questions file {args.questions}" if len(sources) == 1 else None,
             )
         )
     _check_dependencies({t.settings.tokenizer for t in tasks})

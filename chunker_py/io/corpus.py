@@ -20,27 +20,33 @@ from typing import Any
 from .._analysis import Analysis, analyse
 from .._compare import compare
 from .._document import decode_document
-from .._errors import DocumentError, ResultError, SettingError
+from .._errors import ChunkerError, DocumentError, ResultError, SettingError
 from .._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from .._records import json_line, record, to_csv, to_jsonl
 from .._settings import Settings
+from ..measures.evidence import Evidence, Question, QuestionResult, evidence_of
 from ..text.front_matter import front_matter
+from .questions import check_against
 
-FORMATS = ("jsonl", "csv", "summary", "compare")
+FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 @dataclass(frozen=True)
 class Task:
     """One file to cut: where to read it (``data`` instead, for standard input), how to
-    name it in messages, its settings (with its source name) and run-level metadata
-    (``None``: records carry no ``metadata`` object)."""
+    name it in messages, its settings (with its source name), run-level metadata
+    (``None``: records carry no ``metadata`` object), the Evidence check's questions about
+    it (``None``: no check) and, when every question must fit this file (it is the run's
+    only one), the questions file's name for the message that refuses a misfit."""
 
     path: str
     settings: Settings
     display: str = ""
     metadata: Mapping[str, Any] | None = None
     data: bytes | None = None
+    questions: tuple[Question, ...] | None = None
+    questions_must_fit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -74,6 +80,7 @@ class Figures:
     over_limit: bool
     max_tokens: int | None
     damage: Mapping[str, int] | None
+    evidence: Evidence | None = None
 
 
 @dataclass(frozen=True)
@@ -103,13 +110,24 @@ def cut(task: Task, output: Output) -> Done:
             max_bytes=output.max_bytes,
             max_code_points=output.max_code_points,
         )
+        if task.questions is not None and task.questions_must_fit is not None:
+            _check_questions(text, task.questions, task.questions_must_fit)
         metadata = None if task.metadata is None else _metadata(task, text, len(data))
-        rendered, figures = _render(text, task.settings, output, metadata)
+        rendered, figures = _render(text, task.settings, output, metadata, task.questions)
     except (DocumentError, ResultError, SettingError) as exc:
         return Done(name, "", len(data or b""), exc.message)
     except OSError as exc:
         return Done(name, "", 0, f"Cannot read {task.path}: {exc.strerror}.")
     return Done(name, rendered, len(data), None, figures)
+
+
+def _check_questions(text: str, questions: tuple[Question, ...], name: str) -> None:
+    """A question that does not fit the run's only file is an error of the questions
+    file, not of the document: the run stops (status 2), it does not skip the file."""
+    try:
+        check_against(text, questions, name=name)
+    except DocumentError as exc:
+        raise ChunkerError(exc.message, field="questions") from None
 
 
 def _read(path: str) -> bytes:
@@ -131,10 +149,14 @@ def _metadata(task: Task, text: str, size: int) -> dict[str, Any]:
 
 
 def _render(
-    text: str, settings: Settings, output: Output, metadata: Mapping[str, Any] | None
+    text: str,
+    settings: Settings,
+    output: Output,
+    metadata: Mapping[str, Any] | None,
+    questions: tuple[Question, ...] | None,
 ) -> tuple[str, tuple[Figures, ...]]:
     if output.format == "compare":
-        return _compare_lines(text, settings, output)
+        return _compare_lines(text, settings, output, questions)
     analysis = analyse(
         text,
         settings,
@@ -146,11 +168,19 @@ def _render(
         raise analysis.error
     if output.format == "csv":
         return to_csv(analysis, spreadsheet_safe=output.spreadsheet_safe), ()
+    if output.format == "evidence":
+        found = evidence_of(analysis, questions or ())
+        assert found is not None
+        source = settings.source_name or None
+        return "".join(json_line(r.as_json(source)) + "\n" for r in found.results), ()
     if output.format == "summary":
         summary = summary_record(analysis)
+        found = None if questions is None else evidence_of(analysis, questions)
+        if questions is not None:
+            summary["evidence"] = found.summary() if found else None
         if metadata is not None:
             summary["metadata"] = metadata
-        return json_line(summary) + "\n", (_figures("", "", analysis),)
+        return json_line(summary) + "\n", (_figures("", "", analysis, found),)
     if metadata is None:
         return to_jsonl(analysis), ()
     used = analysis.settings.record_settings()
@@ -190,7 +220,7 @@ def summary_record(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def _figures(key: str, label: str, analysis: Analysis) -> Figures:
+def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -> Figures:
     damage = analysis.damage
     tokens = analysis.token_summary
     return Figures(
@@ -200,11 +230,12 @@ def _figures(key: str, label: str, analysis: Analysis) -> Figures:
         False,
         tokens.largest if tokens else None,
         damage.figures() if damage else None,
+        found,
     )
 
 
 def _compare_lines(
-    text: str, settings: Settings, output: Output
+    text: str, settings: Settings, output: Output, questions: tuple[Question, ...] | None
 ) -> tuple[str, tuple[Figures, ...]]:
     """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
     retained) are reported in the row, not raised."""
@@ -212,19 +243,20 @@ def _compare_lines(
         text, settings, max_chunks=output.max_chunks, max_code_points=output.max_code_points
     )
     source = settings.source_name or None
-    lines = "".join(json_line({"source": source, **row.as_json()}) + "\n" for row in rows)
-    figures = tuple(
-        Figures(
-            row.key,
-            row.label,
-            row.count,
-            row.over_limit,
-            row.max_tokens,
-            row.damage.figures() if row.damage else None,
+    lines = []
+    figures = []
+    for row in rows:
+        out = {"source": source, **row.as_json()}
+        found = None
+        if questions is not None:
+            found = evidence_of(row.analysis, questions) if row.analysis else None
+            out["evidence"] = found.summary() if found else None
+        lines.append(json_line(out) + "\n")
+        damage = row.damage.figures() if row.damage else None
+        figures.append(
+            Figures(row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found)
         )
-        for row in rows
-    )
-    return lines, figures
+    return "".join(lines), tuple(figures)
 
 
 def cut_corpus(
@@ -276,12 +308,17 @@ class Tally:
             row = self.rows.setdefault(
                 f.key,
                 {"label": f.label, "chunks": 0, "measured": 0, "over_limit": 0,
-                 "max_tokens": None, "damage": None, "files_without_damage": 0},
+                 "max_tokens": None, "damage": None, "files_without_damage": 0,
+                 "evidence": None},
             )  # fmt: skip
             row["chunks"] += f.chunks
             row["over_limit"] += f.over_limit
             if f.max_tokens is not None:
                 row["max_tokens"] = max(row["max_tokens"] or 0, f.max_tokens)
+            if f.evidence is not None:  # every file's questions, as one question set
+                known: Evidence | None = row["evidence"]
+                results: tuple[QuestionResult, ...] = known.results if known else ()
+                row["evidence"] = Evidence(f.evidence.k, results + f.evidence.results)
             if f.damage is None:
                 row["files_without_damage"] += 1
                 continue
@@ -304,6 +341,7 @@ class Tally:
             "max_tokens": row.get("max_tokens"),
             "ends_mid_sentence_pct": _pct(damage, row.get("measured", 0)),
             "damage": damage,
+            **_evidence(row.get("evidence")),
         }
 
     def compare_lines(self) -> list[dict[str, Any]]:
@@ -329,9 +367,15 @@ class Tally:
                     "split_grapheme_edges": damage.get("split_grapheme_edges"),
                     "over_size": damage.get("over_size"),
                     "files_without_figures": row["files_without_damage"],
+                    **_evidence(row["evidence"]),
                 }
             )
         return out
+
+
+def _evidence(found: Evidence | None) -> dict[str, Any]:
+    """The corpus line's ``evidence``: the check over every file's questions at once."""
+    return {} if found is None else {"evidence": found.summary()}
 
 
 def _pct(damage: Mapping[str, int] | None, chunks: int) -> float | None:

@@ -413,3 +413,30 @@ def test_a_reader_that_stops_early_gets_no_traceback(
         monkeypatch.setattr(sys, "stdout", ClosedPipe(file))
         assert main([str(docs / "guide"), "--quiet"]) == 1
     assert capsys.readouterr().err == ""
+
+
+def test_the_corpus_line_checks_every_files_questions_as_one_set(
+    docs: Path, tmp_path: Path
+) -> None:
+    def q(text: str, content: str, corpus: str) -> str:
+        start = DOCS[corpus].index(content)
+        ref = {"content": content, "start_index": start, "end_index": start + len(content)}
+        return json.dumps({"question": text, "references": [ref], "corpus_id": corpus}) + "\n"
+
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        q("install?", "Install it. Run it.", "readme.md")
+        + q("first?", "Read this first.", "guide/intro.md")
+        + q("kappa?", "iota kappa", "guide/data.txt")
+    )
+    args = (str(docs), "--questions", str(questions), "--size", "30", "--overlap", "0")
+    *files, corpus = records(run(*args, "--format", "summary")[1])
+    per_file = [f["evidence"] for f in files]
+    assert [e["questions"] for e in per_file] == [1, 1, 0, 1]  # notes/data.txt: none asked
+    assert corpus["evidence"]["questions"] == 3
+    assert corpus["evidence"]["kept_whole"] == sum(e["kept_whole"] for e in per_file)
+    assert corpus["evidence"]["excerpts"] == 3
+    lines = records(run(*args, "--format", "compare")[1])
+    for line in (x for x in lines if x.get("corpus")):
+        mine = [x["evidence"] for x in lines if not x.get("corpus") and x["key"] == line["key"]]
+        assert line["evidence"]["one_chunk"] == sum(e["one_chunk"] for e in mine)

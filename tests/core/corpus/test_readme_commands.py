@@ -48,6 +48,7 @@ def workdir(root: Path) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     shutil.copy(ROOT / "README.md", root / "README.md")
+    (root / "static").symlink_to(ROOT / "static")  # the sample and its questions
     (rules,) = [b for b in blocks("toml") if "[[rule]]" in b]
     (root / "rules.toml").write_text(rules, encoding="utf-8")
     return root
