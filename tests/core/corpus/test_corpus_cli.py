@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import pickle
 import pty
 import struct
 import subprocess
@@ -18,10 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
 
 from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
 from chunker_py._cli import execute, main
 from chunker_py.io.corpus import Done, Output, Task, cut, cut_corpus
+from tests.core.conftest import settings_strategy
 
 ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.subprocess
@@ -440,3 +444,10 @@ def test_the_corpus_line_checks_every_files_questions_as_one_set(
     for line in (x for x in lines if x.get("corpus")):
         mine = [x["evidence"] for x in lines if not x.get("corpus") and x["key"] == line["key"]]
         assert line["evidence"]["one_chunk"] == sum(e["one_chunk"] for e in mine)
+
+
+@given(settings_strategy())
+@hypothesis_settings(max_examples=50)
+def test_settings_travel_to_worker_processes_by_value(settings: Settings) -> None:
+    back = pickle.loads(pickle.dumps(settings))
+    assert back == settings and back.record_settings() == settings.record_settings()
