@@ -294,6 +294,7 @@ def _progress(sources: Sequence[Source], quiet: bool) -> Any:
     except ImportError:
         return None
     total = sum(s.size or 0 for s in sources)
+    tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this
     return tqdm(total=total, unit="B", unit_scale=True, desc=f"0/{len(sources)} files",
                 file=sys.stderr, leave=False)  # fmt: skip
 
