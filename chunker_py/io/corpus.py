@@ -17,16 +17,16 @@ from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from typing import Any
 
-from .._analysis import Analysis, analyse
-from .._compare import compare
-from .._document import decode_document
-from .._errors import ChunkerError, DocumentError, ResultError, SettingError
-from .._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
-from .._records import json_line, record, to_csv, to_jsonl
-from .._settings import Settings
+from ..config.settings import Settings
+from ..engine.errors import ChunkerError, DocumentError, ResultError, SettingError
+from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ..measures.evidence import Evidence, Question, QuestionResult, evidence_of
+from ..pipeline.analysis import Analysis, analyse
+from ..pipeline.compare import compare
+from ..text.documents import decode_document
 from ..text.front_matter import front_matter
 from .questions import check_against
+from .records import json_line, record, to_csv, to_jsonl
 
 FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._errors import SettingError
-from .._links import settings_from_fragment
-from .._settings import FIELDS, Settings, parse_settings
+from ..config.links import settings_from_fragment
+from ..config.settings import FIELDS, Settings, parse_settings
+from ..engine.errors import SettingError
 from .sources import matches
 
 _NOT_SETTINGS = ("source_name",)

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .._errors import SettingError
+from ..engine.errors import SettingError
 
 DEFAULT_INCLUDE = ("*.md", "*.markdown", "*.txt")
 STDIN = "-"

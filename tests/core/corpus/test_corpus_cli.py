@@ -23,7 +23,7 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 
 from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
-from chunker_py._cli import execute, main
+from chunker_py.io.cli import execute, main
 from chunker_py.io.corpus import Done, Output, Task, cut, cut_corpus
 from tests.core.conftest import settings_strategy
 

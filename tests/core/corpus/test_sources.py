@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from chunker_py._errors import SettingError
+from chunker_py import SettingError
 from chunker_py.io.sources import collect, matches, read_list
 
 
