@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import heapq
 import math
-
 from typing import Any
 
 from .tables import refuse

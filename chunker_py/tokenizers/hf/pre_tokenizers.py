@@ -14,9 +14,9 @@ Only patterns listed in ``SPLIT_PATTERNS`` are accepted; any other is refused.
 from __future__ import annotations
 
 import re
-from typing import Any
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any
 
 from . import unicode_data as ud
 from .normalizers import CharMap
