@@ -7,6 +7,7 @@ nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -14,13 +15,15 @@ from typing import Any
 from ._analysis import Analysis, analyse
 from ._compare import compare
 from ._document import decode_document
-from ._errors import ChunkerError
+from ._errors import ChunkerError, SettingError
 from ._fields import Field
 from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ._links import settings_from_fragment
 from ._modes import MODES
 from ._records import json_line, to_csv, to_jsonl
 from ._settings import FIELDS, Settings, parse_settings
+from ._tokenizers import add_tokenizer_json
+from .tokenizers.hf import check_tokenizer_size
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -40,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
         help="jsonl records (default), csv, a summary object, or compare: one JSON object "
         "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
         "Sentence, Fixed, Fixed with overlap) on the same text and size",
+    )
+    p.add_argument(
+        "--tokenizer-file",
+        metavar="PATH",
+        help="count with a Hugging Face tokenizer.json instead of --tokenizer (read here, "
+        "never sent anywhere; never put in a share link)",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -89,7 +98,21 @@ def _settings(args: argparse.Namespace) -> Settings:
         if key != "chunk_overlap":
             field.read(given)  # an explicit flag is checked even where the mode ignores it
         raw[key] = given
+    if args.tokenizer_file is not None:
+        if args.tokenizer is not None:
+            raise SettingError("Give --tokenizer or --tokenizer-file, not both.", field="tokenizer")
+        raw["tokenizer"] = _tokenizer_file(args.tokenizer_file)
     return parse_settings(raw)
+
+
+def _tokenizer_file(path: str) -> str:
+    """Register the tokenizer.json at ``path``; its name (``file:<file name>``)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise SettingError(f"Cannot read {path}: {exc.strerror}.", field="tokenizer_file") from None
+    check_tokenizer_size(size)  # before reading: a 200 MB file is refused unread
+    return add_tokenizer_json(_read(path), os.path.basename(path))
 
 
 def _summary(analysis: Analysis) -> dict[str, Any]:

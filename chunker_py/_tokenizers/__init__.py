@@ -66,6 +66,20 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
+def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
+    """Make a Hugging Face tokenizer.json a tokenizer until the process ends: named
+    ``file:<file_name>`` (the same in the page and the CLI, so their downloads agree);
+    a SettingError naming what it cannot count exactly, if anything."""
+    from ..tokenizers.hf import load_tokenizer_json
+
+    name = f"file:{file_name}"
+    tokenizer = load_tokenizer_json(data, name)
+    TOKENIZERS[name] = f"{file_name} ({tokenizer.family})"
+    _CACHE[name] = tokenizer
+    _SIZERS.pop(name, None)
+    return name
+
+
 def tokenizer_loaded(name: str) -> bool:
     """Whether ``name`` is ready to count without loading its tables (the page says
     "loading" rather than wait for a rank file on the first result)."""
@@ -84,6 +98,7 @@ __all__ = [
     "TOKENIZERS",
     "TokenSizer",
     "Tokenizer",
+    "add_tokenizer_json",
     "get_tokenizer",
     "token_sizer",
     "tokenizer_loaded",

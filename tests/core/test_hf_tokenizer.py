@@ -12,7 +12,10 @@ refusals.
 from __future__ import annotations
 
 import json
+import os
 import random
+import subprocess
+import sys
 from functools import cache
 from pathlib import Path
 
@@ -401,3 +404,85 @@ def test_bpe_dropout_is_refused() -> None:
     data = json.loads(reference.to_str())
     data["model"]["dropout"] = 0.1
     assert "dropout" in refused(json.dumps(data))
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "chunker_py", *args],
+        capture_output=True, cwd=ROOT, check=False, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def document(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hf") / "note.md"
+    path.write_text("\n\n".join(v for k, v in CORPUS.items() if k != "controls"), "utf-8")
+    return path
+
+
+@pytest.mark.subprocess
+def test_the_cli_sizes_in_the_file_s_tokens_as_the_built_in_wordpiece(document: Path) -> None:
+    """The real BERT file counts like the built-in `wordpiece`: same chunks, same tokens."""
+    args = ["--size-unit", "tokens", "--size", "40", "--overlap", "8"]
+    from_file = cli(str(document), *args, "--tokenizer-file", str(TOKENIZER_JSON))
+    built_in = cli(str(document), *args, "--tokenizer", "wordpiece")
+    assert from_file.returncode == built_in.returncode == 0, from_file.stderr
+    records = [json.loads(line) for line in from_file.stdout.splitlines()]
+    expected = [json.loads(line) for line in built_in.stdout.splitlines()]
+    assert len(records) > 5
+    for record, other in zip(records, expected, strict=True):
+        assert record["settings"].pop("tokenizer") == "file:wordpiece_tokenizer.json"
+        other["settings"].pop("tokenizer")
+        assert record == other
+
+
+@pytest.mark.subprocess
+def test_the_cli_token_window_cuts_at_the_file_s_token_ends(document: Path, tmp_path: Path) -> None:
+    reference, _ = trained("Metaspace + Unigram (NFKC)")
+    path = tmp_path / "unigram.json"
+    path.write_text(reference.to_str(), "utf-8")
+    result = cli(str(document), "--mode", "token-window", "--size", "7", "--overlap", "0",
+                 "--tokenizer-file", str(path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    text = document.read_text("utf-8")
+    ends = reference_ends(reference, text)
+    starts = [json.loads(line)["start"] for line in result.stdout.splitlines()]
+    # every window after the first starts where the reference's 7th, 14th... token ends
+    # (or later, when a token ends inside a character or whitespace is trimmed)
+    assert len(starts) == -(-len(ends) // 7)
+    for window, start in enumerate(starts[1:], 1):
+        assert start >= ends[7 * window - 1]
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda p: p.write_bytes(b'{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ['),
+            "not JSON",
+        ),
+        (lambda p: os.truncate(p, 200 * 1024 * 1024), "210 MB"),
+        (lambda p: p.write_text('{"model": {"type": "WordLevel", "vocab": {}}}'), "'WordLevel'"),
+    ],
+)
+def test_the_cli_refuses_a_bad_file_with_exit_2(
+    document: Path, tmp_path: Path, make, message: str
+) -> None:
+    path = tmp_path / "tokenizer.json"
+    path.touch()
+    make(path)
+    result = cli(str(document), "--tokenizer-file", str(path))
+    assert result.returncode == 2 and result.stdout == b""
+    assert message in result.stderr.decode()
+
+
+@pytest.mark.subprocess
+def test_the_cli_takes_one_tokenizer_setting(document: Path) -> None:
+    result = cli(
+        str(document), "--tokenizer", "o200k_base", "--tokenizer-file", str(TOKENIZER_JSON)
+    )
+    assert result.returncode == 2 and b"not both" in result.stderr

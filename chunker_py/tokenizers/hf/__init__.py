@@ -11,6 +11,12 @@ Anything else is refused with a message naming it, never counted approximately.
 
 from __future__ import annotations
 
-from .tokenizer import FIELD, MAX_BYTES, HfTokenizer, load_tokenizer_json
+from .tokenizer import FIELD, MAX_BYTES, HfTokenizer, check_tokenizer_size, load_tokenizer_json
 
-__all__ = ["FIELD", "MAX_BYTES", "HfTokenizer", "load_tokenizer_json"]
+__all__ = [
+    "FIELD",
+    "MAX_BYTES",
+    "HfTokenizer",
+    "check_tokenizer_size",
+    "load_tokenizer_json",
+]

@@ -14,11 +14,7 @@ Owners = list[int] | None  # per character, the index of the source character (o
 
 def refuse(reason: str) -> NoReturn:
     """Refuse a tokenizer.json: ``reason`` completes "This tokenizer.json cannot be used: "."""
-    raise SettingError(
-        f"This tokenizer.json cannot be used: {reason}. Counting with it would not be exact, "
-        "so the built-in tokenizer stays in use.",
-        field=FIELD,
-    )
+    raise SettingError(f"This tokenizer.json cannot be used: {reason}.", field=FIELD)
 
 
 class RangeSet:

@@ -174,14 +174,19 @@ def family_of(spec: dict[str, Any]) -> str:
     return kind
 
 
+def check_tokenizer_size(size: int) -> None:
+    """Refuse a file of ``size`` bytes before reading it, if it is too large."""
+    if size > MAX_BYTES:
+        refuse(
+            f"it is {size / 1e6:.0f} MB; tokenizer.json files of real models are "
+            f"under {MAX_BYTES // (1024 * 1024)} MB"
+        )
+
+
 def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
     """Read a tokenizer.json's contents; a ``SettingError`` (field ``tokenizer_file``)
     naming what it cannot reproduce exactly, if anything."""
-    if len(data) > MAX_BYTES:
-        refuse(
-            f"it is {len(data) / 1e6:.0f} MB; tokenizer.json files of real models are "
-            f"under {MAX_BYTES // (1024 * 1024)} MB"
-        )
+    check_tokenizer_size(len(data))
     try:
         spec = json.loads(data, parse_float=serde_float)
     except (ValueError, RecursionError):
@@ -212,4 +217,4 @@ def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
     return HfTokenizer(name, normalizer, pre_tokenizer, model, raw, normalized, family_of(spec))
 
 
-__all__ = ["FIELD", "MAX_BYTES", "HfTokenizer", "load_tokenizer_json"]
+__all__ = ["FIELD", "MAX_BYTES", "HfTokenizer", "check_tokenizer_size", "load_tokenizer_json"]
