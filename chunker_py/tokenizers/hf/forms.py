@@ -12,6 +12,7 @@ character each). ``None`` skips that bookkeeping, the fast path for counting.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from . import unicode_data as ud
@@ -97,26 +98,36 @@ def decompose(text: str, tracked: bool, compat: bool) -> tuple[str, list[int] | 
     return reorder("".join(images), changes)
 
 
+@cache
+def mark_codes() -> dict[int, str]:
+    """``str.translate`` table: a non-starter to "m", anything else to "s"."""
+    ccc = combining_classes()
+
+    class Codes(dict[int, str]):
+        def __missing__(self, code: int) -> str:
+            value = self[code] = "m" if code in ccc else "s"
+            return value
+
+    return Codes()
+
+
+MARK_RUNS = re.compile("m{2,}")
+
+
 def reorder(text: str, changes: list[int] | None) -> tuple[str, list[int] | None]:
     """Canonical ordering: stable sort of each run of non-starters by class."""
     ccc = combining_classes()
+    if ccc.keys().isdisjoint(map(ord, set(text))):
+        return text, changes
     chars = None
-    i, size = 0, len(text)
-    while i < size:
-        if ord(text[i]) not in ccc:
-            i += 1
-            continue
-        j = i
-        while j < size and ord(text[j]) in ccc:
-            j += 1
-        if j - i > 1:
-            if chars is None:
-                chars = list(text)
-            order = sorted(range(i, j), key=lambda k: ccc[ord(chars[k])])
-            chars[i:j] = [chars[k] for k in order]
-            if changes is not None:
-                changes[i:j] = [changes[k] for k in order]
-        i = j
+    for run in MARK_RUNS.finditer(text.translate(mark_codes())):
+        i, j = run.span()
+        if chars is None:
+            chars = list(text)
+        order = sorted(range(i, j), key=lambda k: ccc[ord(chars[k])])
+        chars[i:j] = [chars[k] for k in order]
+        if changes is not None:
+            changes[i:j] = [changes[k] for k in order]
     return ("".join(chars) if chars is not None else text), changes
 
 

@@ -112,22 +112,51 @@ def nonspacing_table() -> CharMap:
     return CharMap(lambda code: "" if code in nonspacing else chr(code))
 
 
+@cache
+def bert_stages(
+    clean: bool, chinese: bool, strip: bool, lowercase: bool
+) -> tuple[CharMap, CharMap]:
+    """BertNormalizer as two per-character tables around NFD's canonical reordering:
+    clean text + CJK spacing + decomposition, then Mn stripping + lowercase."""
+    first = bert_tables(clean, chinese)
+    decompose = forms.decompositions(compat=False)
+    nonspacing = RangeSet(ud.NONSPACING)
+    lower = lowercase_table()
+
+    def stage_a(code: int) -> str:
+        image = first[code]
+        return "".join(decompose[ord(ch)] for ch in image) if strip else image
+
+    def stage_b(code: int) -> str:
+        if strip and code in nonspacing:
+            return ""
+        return lower[code] if lowercase else chr(code)
+
+    return CharMap(stage_a), CharMap(stage_b)
+
+
 class BertNormalizer(Normalizer):
     """Clean text, space around CJK ideographs, NFD + drop Mn, lowercase (each optional)."""
 
     def __init__(self, clean: bool, chinese: bool, strip: bool, lowercase: bool) -> None:
-        self.table = bert_tables(clean, chinese) if clean or chinese else None
+        self.first = bert_tables(clean, chinese)
+        self.stage_a, self.stage_b = bert_stages(clean, chinese, strip, lowercase)
         self.strip, self.lowercase = strip, lowercase
 
     def apply(self, text: str, owners: Owners) -> tuple[str, Owners]:
-        if self.table is not None:
-            text, owners = map_chars(text, owners, self.table)
-        if self.strip:
-            text, owners = forms.normalize(text, owners, "NFD")
-            text, owners = map_chars(text, owners, nonspacing_table())
-        if self.lowercase:
-            text, owners = Lowercase().apply(text, owners)
-        return text, owners
+        if not self.strip:  # no NFD: one table
+            if self.lowercase:
+                text, owners = map_chars(text, owners, self.stage_a)
+                return map_chars(text, owners, self.stage_b)
+            return map_chars(text, owners, self.stage_a)
+        if owners is None:
+            text = text.translate(self.stage_a)
+            text = forms.reorder(text, None)[0]
+            return text.translate(self.stage_b), None
+        # With owners, NFD's changes travel with reordered marks (see forms.decompose).
+        text, owners = map_chars(text, owners, self.first)
+        text, owners = forms.normalize(text, owners, "NFD")
+        return map_chars(text, owners, self.stage_b)
 
 
 @cache

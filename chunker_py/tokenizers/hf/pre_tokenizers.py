@@ -69,19 +69,13 @@ def split_piece(piece: Piece, matches: list[Match], behaviour: str) -> list[Piec
     return [slice_piece(piece, s, e) for s, e in spans if e > s]
 
 
-def char_matches(text: str, is_delimiter: Callable[[str], bool]) -> list[Match]:
-    """HF's ``find_matches`` for a character predicate: each delimiter alone."""
-    matches: list[Match] = []
-    last = 0
-    for i, ch in enumerate(text):
-        if is_delimiter(ch):
-            if last < i:
-                matches.append((last, i, False))
-            matches.append((i, i + 1, True))
-            last = i + 1
-    if last < len(text):
-        matches.append((last, len(text), False))
-    return matches
+RUNS = re.compile("d|x+")
+
+
+def char_matches(text: str, codes: str) -> list[Match]:
+    """HF's ``find_matches`` for a character predicate: each delimiter alone. ``codes``
+    has "d" for each delimiter of ``text`` and "x" for any other character."""
+    return [(m.start(), m.end(), m.group() == "d") for m in RUNS.finditer(codes)]
 
 
 def regex_matches(text: str, codes: str, pattern: re.Pattern[str], invert: bool) -> list[Match]:
@@ -107,29 +101,20 @@ class PreTokenizer:
 class CharSplit(PreTokenizer):
     """Split on every character of a class (WhitespaceSplit, Punctuation, Digits, ...)."""
 
-    def __init__(self, is_delimiter: Callable[[str], bool], behaviour: str) -> None:
-        self.is_delimiter, self.behaviour = is_delimiter, behaviour
+    def __init__(self, is_delimiter: Callable[[int], bool], behaviour: str) -> None:
+        self.codes = CharMap(lambda cp: "d" if is_delimiter(cp) else "x")
+        self.behaviour = behaviour
 
     def split(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
         for piece in pieces:
-            out.extend(
-                split_piece(piece, char_matches(piece[0], self.is_delimiter), self.behaviour)
-            )
+            matches = char_matches(piece[0], piece[0].translate(self.codes))
+            out.extend(split_piece(piece, matches, self.behaviour))
         return out
 
 
-def member_of(table: tuple[int, ...]) -> Callable[[str], bool]:
-    ranges = RangeSet(table)
-    known: dict[str, bool] = {}
-
-    def test(ch: str) -> bool:
-        found = known.get(ch)
-        if found is None:
-            found = known[ch] = ord(ch) in ranges
-        return found
-
-    return test
+def member_of(table: tuple[int, ...]) -> Callable[[int], bool]:
+    return RangeSet(table).__contains__
 
 
 class Sequence_(PreTokenizer):
@@ -143,12 +128,21 @@ class Sequence_(PreTokenizer):
 
 
 class BertPreTokenizer(PreTokenizer):
+    """Whitespace removed, then each punctuation character alone: in one pass over codes
+    (" " whitespace, "." punctuation, "a" anything else), the kept pieces are ``\\.|a+``."""
+
+    PIECES = re.compile(r"\.|a+")
+
     def __init__(self) -> None:
-        self.space = CharSplit(member_of(ud.RUST_SPACE), "removed")
-        self.punctuation = CharSplit(member_of(ud.PUNCTUATION), "isolated")
+        space, punctuation = RangeSet(ud.RUST_SPACE), RangeSet(ud.PUNCTUATION)
+        self.codes = CharMap(lambda cp: " " if cp in space else "." if cp in punctuation else "a")
 
     def split(self, pieces: list[Piece]) -> list[Piece]:
-        return self.punctuation.split(self.space.split(pieces))
+        out: list[Piece] = []
+        for piece in pieces:
+            codes = piece[0].translate(self.codes)
+            out.extend(slice_piece(piece, *m.span()) for m in self.PIECES.finditer(codes))
+        return out
 
 
 # ---------------------------------------------------------------- regex patterns
@@ -332,6 +326,7 @@ class ByteLevel(PreTokenizer):
 class Metaspace(PreTokenizer):
     def __init__(self, replacement: str, scheme: str, split: bool) -> None:
         self.replacement, self.scheme, self.split_on = replacement, scheme, split
+        self.codes = CharMap(lambda cp: "d" if cp == ord(replacement) else "x")
 
     def split(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
@@ -345,9 +340,8 @@ class Metaspace(PreTokenizer):
             ):
                 piece = prepend(piece, rep)
             if self.split_on:
-                out.extend(
-                    split_piece(piece, char_matches(piece[0], rep.__eq__), "merged_with_next")
-                )
+                matches = char_matches(piece[0], piece[0].translate(self.codes))
+                out.extend(split_piece(piece, matches, "merged_with_next"))
             elif piece[0]:
                 out.append(piece)
         return out
@@ -405,7 +399,7 @@ def read_pre_tokenizer(spec: object) -> PreTokenizer | None:
         delimiter = spec.get("delimiter")
         if not isinstance(delimiter, str) or len(delimiter) != 1:
             refuse("its CharDelimiterSplit pre-tokenizer's delimiter is not one character")
-        return CharSplit(delimiter.__eq__, "removed")
+        return CharSplit(ord(delimiter).__eq__, "removed")
     if kind == "Split":
         pattern = spec.get("pattern")
         behaviour = read_behaviour(spec)
