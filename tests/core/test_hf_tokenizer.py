@@ -25,7 +25,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from chunker_py._errors import SettingError
+from chunker_py.engine.errors import SettingError
 from chunker_py.tokenizers.hf import HfTokenizer, load_tokenizer_json
 from chunker_py.tokenizers.hf.pre_tokenizers import LLAMA3, QWEN2
 
@@ -396,7 +396,7 @@ def test_the_real_bert_file_counts_as_tokenizers(text: str) -> None:
 
 
 def test_the_real_bert_file_counts_as_the_built_in_wordpiece() -> None:
-    from chunker_py._tokenizers import get_tokenizer
+    from chunker_py.tokenizers import get_tokenizer
 
     built_in = get_tokenizer("wordpiece")
     _, ours = real_bert()

@@ -9,7 +9,7 @@ it is in the trie the whole cluster becomes the replacement of the *shortest* su
 
 from __future__ import annotations
 
-from ..._graphemes import Graphemes
+from ...text.graphemes import Graphemes
 from .normalizers import Normalizer
 from .tables import Owners, refuse, transform_owners
 

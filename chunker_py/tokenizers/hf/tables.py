@@ -6,7 +6,7 @@ import re
 from bisect import bisect_right
 from typing import NoReturn
 
-from ..._errors import SettingError
+from ...engine.errors import SettingError
 
 FIELD = "tokenizer_file"
 Owners = list[int] | None  # per character, the index of the source character (or None)

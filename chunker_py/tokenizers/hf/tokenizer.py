@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from ..._tokenizers._base import Tokenizer
+from ..base import Tokenizer
 from . import unicode_data as ud
 from .models import Model, read_model
 from .normalizers import Normalizer, read_normalizer
