@@ -30,7 +30,8 @@ from ..engine.limits import (
 )
 from ..measures.evidence import Question
 from ..modes.registry import MODES
-from ..tokenizers import get_tokenizer
+from ..tokenizers import add_tokenizer_json, get_tokenizer
+from ..tokenizers.hf import check_tokenizer_size
 from .corpus import Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
 from .records import json_line
@@ -69,6 +70,12 @@ def _parser() -> argparse.ArgumentParser:
         "question,references,corpus_id, or the same objects as JSON / JSONL); adds an "
         "evidence object to summary and compare; a question's corpus_id names its file "
         "(path, file name or stem), none: every file",
+    )
+    p.add_argument(
+        "--tokenizer-file",
+        metavar="PATH",
+        help="count with a Hugging Face tokenizer.json instead of --tokenizer (read here, "
+        "never sent anywhere; never put in a share link)",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -153,6 +160,10 @@ def _settings(args: argparse.Namespace) -> Settings:
         if key != "chunk_overlap":
             field.read(given)  # an explicit flag is checked even where the mode ignores it
         raw[key] = given
+    if args.tokenizer_file is not None:
+        if args.tokenizer is not None:
+            raise SettingError("Give --tokenizer or --tokenizer-file, not both.", field="tokenizer")
+        raw["tokenizer"] = _tokenizer_file(args.tokenizer_file)
     return parse_settings(raw)
 
 
@@ -168,6 +179,16 @@ def _metadata(pairs: Sequence[str] | None, wanted: bool) -> dict[str, str] | Non
             raise SettingError(f"--meta takes KEY=VALUE (got {pair[:40]!r}).", field="meta")
         out[key.strip()] = value
     return out
+
+
+def _tokenizer_file(path: str) -> str:
+    """Register the tokenizer.json at ``path``; its name (``file:<file name>``)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise SettingError(f"Cannot read {path}: {exc.strerror}.", field="tokenizer_file") from None
+    check_tokenizer_size(size)  # before reading: a 200 MB file is refused unread
+    return add_tokenizer_json(_read(path), os.path.basename(path))
 
 
 def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
