@@ -80,12 +80,13 @@ def token_data_files() -> dict[str, bytes]:
 
 
 def token_data_is_current(recipe: str) -> bool:
-    """Whether chunker_py/_data/ holds every file the stamp lists, made from ``recipe``."""
-    if not TOKEN_DATA_STAMP.is_file():
+    """Whether chunker_py/_data/ holds exactly the files the stamp lists, made from
+    ``recipe`` (anything else there would be shipped in the wheel and the page)."""
+    if not (TOKEN_DATA_STAMP.is_file() and TOKEN_DATA.is_dir()):
         return False
     stamp = json.loads(TOKEN_DATA_STAMP.read_text("utf-8"))
-    present = all((TOKEN_DATA / name).is_file() for name in stamp["files"])
-    return bool(stamp["recipe"] == recipe and present)
+    present = sorted(path.name for path in TOKEN_DATA.iterdir())
+    return bool(stamp["recipe"] == recipe and stamp["files"] == present)
 
 
 def ensure_token_data() -> None:
