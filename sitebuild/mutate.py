@@ -1,12 +1,20 @@
 """`python build.py mutate`: plant each known bug in a copy of chunker_py and show that the
-core tests fail (not part of `test`)."""
+core tests fail (not part of `test`). ``--sample N --seed S`` plants N one-token mutants at
+sites drawn from the code itself instead (seeded, so a run can be repeated) and lists the
+survivors."""
 
 from __future__ import annotations
 
+import ast
+import functools
+import io
+import random
 import shutil
 import subprocess
 import sys
 import tempfile
+import tokenize
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,6 +101,97 @@ def apply_mutant(package: Path, mutant: Mutant) -> tuple[Path, str]:
     return path, text
 
 
+# Sampled mutants (--sample N): one token flipped at a site drawn from the code itself.
+# A comparison becomes its neighbour (off-by-one at a bound), + and - swap, and a small
+# integer changes (0 -> 1, 1 -> 0, n -> n + 1). Only sites inside functions are drawn, so
+# generated tables (module-level literals) and constants' definitions are left alone.
+FLIPS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+"}
+
+
+@dataclass(frozen=True)
+class SiteMutant:
+    """``original`` (one token) at ``line``/``column`` of ``path`` becomes ``mutated``."""
+
+    path: str  # relative to the package's parent, e.g. chunker_py/engine/merge.py
+    line: int  # 1-based
+    column: int  # 0-based, in code points of that line
+    original: str
+    mutated: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.path}:{self.line}:{self.column + 1}  {self.original} -> {self.mutated}"
+
+
+def flipped(kind: int, text: str) -> str | None:
+    if kind == tokenize.OP:
+        return FLIPS.get(text)
+    if kind == tokenize.NUMBER and text.isdigit():
+        return {"0": "1", "1": "0"}.get(text, str(int(text) + 1))
+    return None
+
+
+def function_lines(source: str) -> set[int]:
+    """The lines inside any function's body."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno:
+            lines.update(range(node.body[0].lineno, node.end_lineno + 1))
+    return lines
+
+
+def mutation_sites(package: Path) -> list[SiteMutant]:
+    """Every site a sampled mutant may flip, in file and line order."""
+    sites = []
+    for path in package_sources(package):
+        if path.suffix != ".py":
+            continue
+        source = path.read_text("utf-8")
+        inside = function_lines(source)
+        if not inside:  # e.g. a generated table: nothing to draw, and slow to tokenize
+            continue
+        name = path.relative_to(package.parent).as_posix()
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            mutated = flipped(token.type, token.string)
+            if mutated is not None and token.start[0] in inside:
+                sites.append(SiteMutant(name, *token.start, token.string, mutated))
+    return sites
+
+
+def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) -> list[SiteMutant]:
+    """``count`` of ``sites`` (mutation_sites(package)) drawn with ``seed`` (the same code
+    and seed give the same sites) whose flip still compiles, in file order."""
+    rng = random.Random(seed)
+    chosen: list[SiteMutant] = []
+    for site in rng.sample(sites, len(sites)):
+        if len(chosen) == count:
+            break
+        original = (package.parent / site.path).read_text("utf-8")
+        try:
+            compile(flip(original, site), site.path, "exec", dont_inherit=True)
+        except SyntaxError:
+            continue
+        chosen.append(site)
+    return sorted(chosen, key=lambda s: (s.path, s.line, s.column))
+
+
+def flip(source: str, site: SiteMutant) -> str:
+    lines = source.splitlines(keepends=True)
+    line = lines[site.line - 1]
+    end = site.column + len(site.original)
+    if line[site.column : end] != site.original:
+        raise SystemExit(f"{site.name}: the code changed under the mutant")
+    lines[site.line - 1] = line[: site.column] + site.mutated + line[end:]
+    return "".join(lines)
+
+
+def apply_site(package: Path, site: SiteMutant) -> tuple[Path, str]:
+    path = package.parent / site.path
+    text = path.read_text("utf-8")
+    path.write_text(flip(text, site), "utf-8")
+    return path, text
+
+
 def core_tests_pass(copy: Path) -> bool:
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
     done = subprocess.run(
@@ -101,32 +200,50 @@ def core_tests_pass(copy: Path) -> bool:
     return done.returncode == 0
 
 
-def mutate(names: list[str]) -> int:
-    """Plant each mutant in a temporary copy; a mutant is killed when a core test fails."""
-    chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
+def repository_copy(folder: Path) -> Path:
+    """The repository without what the core tests never read (they do read README.md,
+    tests/data and static/sample.txt), plus the token tests' reference tokenizer, which
+    the build extracts into .cache."""
+    shutil.copytree(ROOT, folder, ignore=shutil.ignore_patterns(*MUTATION_SKIP), dirs_exist_ok=True)
+    if TOKEN_REFERENCE.is_dir():
+        shutil.copytree(TOKEN_REFERENCE, folder / TOKEN_REFERENCE.relative_to(ROOT))
+    return folder
+
+
+def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
+    """Plant each mutant in a temporary copy; a mutant is killed when a core test fails.
+    With ``sample``, the mutants are that many sites drawn from the code with ``seed``
+    (instead of MUTANTS); the survivors are listed at the end."""
     with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
-        copy = Path(folder)
-        # the repository without what the core tests never read (they do read README.md,
-        # tests/data and static/sample.txt)
-        skip = shutil.ignore_patterns(*MUTATION_SKIP)
-        shutil.copytree(ROOT, copy, ignore=skip, dirs_exist_ok=True)
-        # ... and the token tests' reference tokenizer, which `build` extracts into .cache
-        if TOKEN_REFERENCE.is_dir():
-            shutil.copytree(TOKEN_REFERENCE, copy / TOKEN_REFERENCE.relative_to(ROOT))
-        for mutant in chosen:  # every snippet is checked before anything runs
-            path, text = apply_mutant(copy / "chunker_py", mutant)
-            path.write_text(text, "utf-8")
+        copy = repository_copy(Path(folder))
+        package = copy / "chunker_py"
+        planted: list[tuple[str, Callable[[], tuple[Path, str]]]]
+        if sample:
+            every = mutation_sites(package)
+            sites = sample_sites(package, sample, seed, every)
+            log(f"{len(sites)} of {len(every)} sites, seed {seed}")
+            planted = [(s.name, functools.partial(apply_site, package, s)) for s in sites]
+        else:
+            chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
+            for mutant in chosen:  # every snippet is checked before anything runs
+                path, text = apply_mutant(package, mutant)
+                path.write_text(text, "utf-8")
+            planted = [(m.name, functools.partial(apply_mutant, package, m)) for m in chosen]
         log("unmutated core tests in the copy (they must pass for a kill to mean anything)")
         if not core_tests_pass(copy):
             raise SystemExit("the core tests fail without any mutant: fix them first")
-        killed = 0
-        for mutant in chosen:
-            path, text = apply_mutant(copy / "chunker_py", mutant)
+        survivors = []
+        for name, plant in planted:
+            path, text = plant()
             try:
                 survived = core_tests_pass(copy)
             finally:
                 path.write_text(text, "utf-8")
-            killed += not survived
-            print(f"{'SURVIVED' if survived else 'killed  '}  {mutant.name}", flush=True)
-    print(f"kill rate: {killed}/{len(chosen)} ({killed / max(len(chosen), 1):.0%})")
-    return 0 if killed == len(chosen) else 1
+            if survived:
+                survivors.append(name)
+            print(f"{'SURVIVED' if survived else 'killed  '}  {name}", flush=True)
+    killed = len(planted) - len(survivors)
+    print(f"kill rate: {killed}/{len(planted)} ({killed / max(len(planted), 1):.0%})")
+    for name in survivors:
+        print(f"survivor: {name}")
+    return 0 if not survivors else 1
