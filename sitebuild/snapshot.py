@@ -48,11 +48,11 @@ HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 # of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
 # imported: snapshot_imports.UnpackOnDemand).
 SNAPSHOT_LAZY = (
-    "chunker_py._tokenizers._bert_tables",
-    "chunker_py._tokenizers._bpe",
-    "chunker_py._tokenizers._unicode_classes",
-    "chunker_py._tokenizers._wordpiece",
-    "chunker_py._tokenizers._words",
+    "chunker_py.tokenizers.bert_tables",
+    "chunker_py.tokenizers.bpe",
+    "chunker_py.tokenizers.unicode_classes",
+    "chunker_py.tokenizers.wordpiece",
+    "chunker_py.tokenizers.words",
 )
 
 

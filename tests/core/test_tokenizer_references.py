@@ -12,8 +12,8 @@ import random
 import pytest
 from hypothesis import example, given
 
-from chunker_py._tokenizers import get_tokenizer
-from chunker_py._tokenizers._data import decode_ranks, read_data
+from chunker_py.tokenizers import get_tokenizer
+from chunker_py.tokenizers.data import decode_ranks, read_data
 from sitebuild.tokendata import RANK_SHA256, encode_ranks
 
 from .token_corpus import TOKENIZER_NAMES, token_texts
