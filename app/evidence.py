@@ -501,7 +501,8 @@ class EvidencePanel:
             button = _element("button", "Current" if row.current else "Use")
             button.type = "button"
             button.disabled = row.current
-            button.setAttribute("aria-label", f"Use {row.label} (by its evidence figures)")
+            word = "Current" if row.current else "Use"
+            button.setAttribute("aria-label", f"{word} {row.label} (by its evidence figures)")
             button.dataset.fragment = settings_to_fragment(row.settings)
             td.append(button)
             tr.append(td)
