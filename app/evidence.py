@@ -21,8 +21,7 @@ from dom import by_id, number, on, render
 from js import document
 
 from chunker_py import MAX_CHUNKS, Analysis, ChunkerError, Row, settings_to_fragment
-from chunker_py._limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
-from chunker_py._records import json_line
+from chunker_py.engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
 from chunker_py.io.questions import (
     check_against,
     placed_questions,
@@ -31,6 +30,7 @@ from chunker_py.io.questions import (
     questions_to_jsonl,
     read_questions,
 )
+from chunker_py.io.records import json_line
 from chunker_py.measures.evidence import (
     Evidence,
     Excerpt,

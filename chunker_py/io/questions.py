@@ -23,12 +23,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import PurePath
 from typing import Any
 
-from .._document import decode_document
-from .._errors import DocumentError
-from .._fields import LONE_SURROGATE
-from .._limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS, MAX_QUESTIONS_BYTES
-from .._records import json_line
+from ..engine.errors import DocumentError
+from ..engine.fields import LONE_SURROGATE
+from ..engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS, MAX_QUESTIONS_BYTES
 from ..measures.evidence import Excerpt, Placed, Question, anchor
+from ..text.documents import decode_document
+from .records import json_line
 
 HEADER = ("question", "references", "corpus_id")
 _CSV_FIELD = re.compile(r'"((?:[^"]+|"")*)"|([^,"\r\n]*)')
