@@ -420,6 +420,21 @@ def phase_medians(page: Page, warmup: int) -> dict[str, float]:
 
 MAP_SHOWN = False  # set by --map
 
+FIFTY_QUESTIONS = """
+import evidence as _ev
+from chunker_py.measures.evidence import Excerpt as _Ex, Question as _Q
+_shown = _ev.EvidencePanel.show
+def _fifty(self, result):
+    t = self.source.text
+    if len(t) > 10000 and len(self.questions) != 50:
+        step = len(t) // 51
+        at = [i * step for i in range(1, 51)]
+        self.questions = [_Q(t[a : a + 60], (_Ex(t[a : a + 120], a, a + 120),)) for a in at]
+        self.anchored_to = t
+    _shown(self, result)
+_ev.EvidencePanel.show = _fifty
+"""
+
 # --variant: what-if edits of the COPY's static files (never the repository's), to measure
 # candidate optimisations. Each maps a file to (old, new) replacements that must apply.
 VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
@@ -441,6 +456,18 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "no-typing-pause": {
         "app/main.py": [(START, "inspector.TYPING_GAP_MS = 0\n" + START)],
     },
+    # Evidence check (issue 19): no questions at all (the page ships the sample's three),
+    # or 50 questions on the measured text (one excerpt each, spread over the text).
+    "no-questions": {
+        "app/main.py": [
+            (
+                START,
+                "import evidence\nevidence.EvidencePanel._load_sample = lambda self: None\n"
+                + START,
+            )
+        ]
+    },
+    "fifty-questions": {"app/main.py": [(START, FIFTY_QUESTIONS + START)]},
     # The objects alive after start-up stay in the garbage collector's view.
     "gc-auto": {"app/main.py": [(START, START + "import gc\ngc.enable()\n")]},
     # Skip rendering work for panels outside the viewport.
