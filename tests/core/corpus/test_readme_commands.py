@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.core.token_references import TOKENIZER_JSON
+
 ROOT = Path(__file__).resolve().parents[3]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 pytestmark = pytest.mark.subprocess
@@ -49,6 +51,9 @@ def workdir(root: Path) -> Path:
         path.write_text(text, encoding="utf-8")
     shutil.copy(ROOT / "README.md", root / "README.md")
     (root / "static").symlink_to(ROOT / "static")  # the sample and its questions
+    # "your own model's tokenizer.json": the BERT one the build extracts for the tests
+    assert TOKENIZER_JSON.is_file(), "run `python build.py` to extract the reference"
+    shutil.copy(TOKENIZER_JSON, root / "tokenizer.json")
     (rules,) = [b for b in blocks("toml") if "[[rule]]" in b]
     (root / "rules.toml").write_text(rules, encoding="utf-8")
     return root
