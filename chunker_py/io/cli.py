@@ -33,7 +33,7 @@ from ..modes.registry import MODES
 from ..tokenizers import add_tokenizer_json, get_tokenizer
 from ..tokenizers.hf import check_tokenizer_size
 from .cluster import cut_on_dask
-from .corpus import Output, Tally, Task, cut_corpus
+from .corpus import FORMATS, Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
         _add_flag(p, field)
     p.add_argument(
         "--format",
-        choices=("jsonl", "csv", "summary", "compare", "evidence"),
+        choices=FORMATS,
         default="jsonl",
         help="jsonl records (default), csv, a summary object, compare: one JSON object "
         "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
