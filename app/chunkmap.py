@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from dom import Windowed, by_id, number, on, to_json
+from dom import Windowed, by_id, found, number, on, to_json
 from js import window
 
 from chunker_py import Analysis, Damage
@@ -106,7 +106,7 @@ class ChunkMap:
 
     # -- activation
     def _index(self, event: Any) -> int | None:
-        node = event.target.closest(".map-chunk")
+        node = found(event.target.closest(".map-chunk"))
         return None if node is None else int(node.dataset.index)
 
     def _clicked(self, event: Any) -> None:
@@ -157,7 +157,7 @@ class ChunkMap:
         for node in (_item("records-body", "tr", index), _item("preview-list", "li", index)):
             if node is not None:
                 node.classList.add("selected")
-        chunk = self.root.querySelector(f'.map-chunk[data-index="{index}"]')
+        chunk = found(self.root.querySelector(f'.map-chunk[data-index="{index}"]'))
         if chunk is not None:
             chunk.classList.add("selected")
 
@@ -178,4 +178,4 @@ def _position(only: list[int], index: int) -> int | None:
 
 def _item(parent_id: str, tag: str, index: int) -> Any:
     """The row or preview item of chunk ``index``, or None when it is not listed."""
-    return by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]')
+    return found(by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]'))

@@ -19,12 +19,18 @@ _proxies: list[Any] = []  # event handlers must outlive the call that registered
 _elements: dict[str, Any] = {}
 
 
+def found(node: Any) -> Any:
+    """``node``, or None where JavaScript gave null: Pyodide converts null to its own
+    ``jsnull`` (not None), so ``closest``/``querySelector`` results go through here."""
+    return None if node is None or type(node).__name__ == "JsNull" else node
+
+
 def by_id(element_id: str) -> Any:
     """The element with ``element_id``; index.html's elements stay for the page's life, so
     each is looked up once (a call into JavaScript costs more than the dict)."""
     element = _elements.get(element_id)
     if element is None:
-        element = document.getElementById(element_id)
+        element = found(document.getElementById(element_id))
         if element is None:
             raise LookupError(f"#{element_id} is missing from index.html")
         _elements[element_id] = element
@@ -90,6 +96,11 @@ async def copy_text(text: str, what: str, status_id: str) -> None:
 
 def number(value: int) -> str:
     return f"{value:,}"
+
+
+def decimal(value: float) -> str:
+    """One decimal place, thousands grouped (1,431.2), rounded as the core's displays."""
+    return f"{value:,.1f}"
 
 
 class Windowed:

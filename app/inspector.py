@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import chart
 import damage as damage_panel
@@ -40,13 +40,15 @@ from source import Source
 import chunker_py
 from chunker_py import (
     ChunkerError,
+    Row,
     Settings,
     analyse,
-    compare,
-    damage_by_size,
+    compare_rows,
+    damage_by_size_rows,
     parse_settings,
     settings_from_fragment,
-    sizer_for,
+    settings_to_fragment,
+    size_unit_name,
     tokenizer_loaded,
     tradeoffs,
 )
@@ -82,7 +84,9 @@ class Page:
         self.generation = 0
         self.compare_timer: list[object] = []
         self.apply_row = create_proxy(self._apply_row)
+        self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
+        self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
 
     def start(self) -> None:
         self._read_link()
@@ -188,8 +192,9 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
+            applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
-                lambda: self._guarded(lambda: self._compare(generation, result)),
+                lambda: self._drive(generation, self._comparison(result, applied)),
                 COMPARE_DELAY_MS,
             )
         steps.append(self._collect)  # the cycle collector's turn: see start()
@@ -212,16 +217,28 @@ class Page:
         if self._guarded(steps[0]) and len(steps) > 1:
             window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
 
+    def _drive(self, generation: int, work: Iterator[None]) -> None:
+        """Run ``work`` one step per task until it ends, a step fails, or a newer edit
+        starts: a long job never holds the main thread for more than one step."""
+        if generation != self.generation:
+            return
+        done: list[bool] = []
+
+        def step() -> None:
+            if next(work, StopIteration) is StopIteration:
+                done.append(True)
+
+        if self._guarded(step) and not done:
+            window.setTimeout(create_once_callable(lambda: self._drive(generation, work)), 0)
+
     def _chart(self, job: ChartJob | None) -> None:
         """Size trade-offs: the counts at the comparison sizes (several splits)."""
         if job is None:
             chart.show((), None)
         else:
             text, chosen, count = job
-            unit = "code points"
-            if sizer_for(chosen).name != "code-points":
-                unit = f"{chosen.tokenizer} tokens"
-            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size, unit)
+            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size,
+                       size_unit_name(chosen))  # fmt: skip
         self.root.dataset.chart = "ready"
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
@@ -241,18 +258,30 @@ class Page:
         damage_panel.pending(False)
         self.root.dataset.damage = "ready"
 
-    def _compare(self, generation: int, result: chunker_py.Analysis) -> None:
-        if generation != self.generation:
-            return
-        rows = compare(result.text, result.settings, known=result)
-        damage_panel.show_comparison(rows, self.apply_row)
-        by_size = damage_by_size(result.text, result.settings, known=result)
+    def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
+        """The splitter comparison, then each trade-off size's damage: one split and
+        damage pass per step (see ``_drive``)."""
+        rows: list[Row] = []
+        for row in compare_rows(result.text, result.settings, known=result):
+            rows.append(row)
+            yield
+        self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
+        damage_panel.show_comparison(rows, self.apply_row, applied)
+        yield
+        by_size: list[Row] = []
+        for row in damage_by_size_rows(result.text, result.settings, known=result):
+            by_size.append(row)
+            yield
         chart.show_damage(by_size)
         self.root.dataset.comparison = "ready"
 
     def _apply_row(self, fragment: str) -> None:
+        """Use: the row's settings go into the controls; the comparison's status says so
+        once it is computed for them (the row is then marked current)."""
         chosen, _notes = settings_from_fragment(str(fragment))
         settings.apply(chosen)
+        self.applied = self.rows.get(str(fragment), "its settings")
+        by_id("compare-status").textContent = f"Applying {self.applied}…"
         self.changed()
 
     def _set_only(self, indices: list[int] | None) -> None:
@@ -299,6 +328,7 @@ class Page:
             self._show(None, error.message, notes=notes)
             return
         settings.mark_invalid(None)
+        settings.show_unit(chosen)
         settings.show_separator_summary(chosen)
         settings.update_link(chosen)
         # the trade-off counts (several more splits) are computed after the paint

@@ -48,8 +48,10 @@ class Records(Windowed):
 
     def caption(self, total: int, shown: int) -> None:
         listed = f"showing {number(shown)}; " if shown < total else ""
+        tokenizer = self.analysis.settings.tokenizer if self.analysis is not None else ""
         by_id("records-caption").textContent = (
-            f"{number(total)} records ({listed}offsets in code points, end-exclusive)."
+            f"{number(total)} records ({listed}offsets and lengths in code points, "
+            f"offsets end-exclusive; tokens in {tokenizer})."
             if total
             else "No records: see Chunk readiness."
         )

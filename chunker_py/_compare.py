@@ -11,6 +11,7 @@ passes, and a row over the chunk limit costs a count only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from statistics import median
 from typing import Any
@@ -105,12 +106,27 @@ def compare(
 ) -> list[Row]:
     """The comparison rows for ``text``. ``known`` is an analysis of ``text`` already at
     hand (the page's current result), reused for the row with the same settings."""
+    return list(
+        compare_rows(
+            text, settings, known=known, max_chunks=max_chunks, max_code_points=max_code_points
+        )
+    )
+
+
+def compare_rows(
+    text: str,
+    settings: Settings,
+    *,
+    known: Analysis | None = None,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> Iterator[Row]:
+    """``compare``'s rows one at a time, each split and assessed only when it is asked
+    for: the page computes one row per task, so no task holds seven splits."""
     mine = settings.record_settings()
-    rows = []
     for key, label, row in row_settings(settings):
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        rows.append(_row(key, label, row, row.record_settings() == mine, analysis, max_chunks))
-    return rows
+        yield _row(key, label, row, row.record_settings() == mine, analysis, max_chunks)
 
 
 def _analysed(
@@ -147,16 +163,27 @@ def damage_by_size(
 ) -> list[Row]:
     """The current splitter at each trade-off size (``comparison_sizes``): the damage a
     size choice costs, for the trade-off chart. Rows are keyed by size."""
-    rows = []
+    return list(
+        damage_by_size_rows(
+            text, settings, known=known, max_chunks=max_chunks, max_code_points=max_code_points
+        )
+    )
+
+
+def damage_by_size_rows(
+    text: str,
+    settings: Settings,
+    *,
+    known: Analysis | None = None,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> Iterator[Row]:
+    """``damage_by_size``'s rows one at a time (one split and damage pass each)."""
     for size in comparison_sizes(settings.chunk_size, settings.overlap):
         row = settings.replace(chunk_size=size)
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        rows.append(
-            _row(
-                str(size), f"size {size:,}", row, size == settings.chunk_size, analysis, max_chunks
-            )
-        )
-    return rows
+        current = size == settings.chunk_size
+        yield _row(str(size), f"size {size:,}", row, current, analysis, max_chunks)
 
 
 def _row(

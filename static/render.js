@@ -90,8 +90,9 @@ const damage = (list, tbody, json) => {
   }
 };
 
-// compare: [{label, current, cells: [...], settings, fragment}] -> the comparison table,
-// each row with a button that applies its settings (a share-link fragment).
+// compare: [{label, current, cells: [...], best: [cell positions], fragment}] -> the
+// comparison table, each row with a button that applies its settings (a share-link
+// fragment). A cell in `best` is the fewest of its column: emphasised and said in words.
 const compare = (tbody, json, apply) => {
   const data = JSON.parse(json);
   tbody.replaceChildren(
@@ -100,7 +101,14 @@ const compare = (tbody, json, apply) => {
       const th = make("th", "", row.label + (row.current ? " (current)" : ""));
       th.scope = "row";
       tr.append(th);
-      row.cells.forEach((cell) => tr.append(make("td", "num", cell)));
+      row.cells.forEach((cell, i) => {
+        const td = make("td", i === 1 ? "unit" : "num", cell);
+        if (row.best.includes(i)) {
+          td.classList.add("best");
+          td.append(" ", make("span", "best-tag", "fewest"));
+        }
+        tr.append(td);
+      });
       const td = make("td");
       const button = make("button", "", row.current ? "Current" : "Use");
       button.type = "button";

@@ -24,6 +24,9 @@ import build
 import chunker_py
 from chunker_py import Settings, analyse
 
+# they provoke console errors on purpose (refused, stale or corrupt snapshots)
+pytestmark = pytest.mark.page_errors_expected
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
