@@ -16,11 +16,19 @@ from ._compare import compare
 from ._document import decode_document
 from ._errors import ChunkerError
 from ._fields import Field
-from ._limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from ._limits import (
+    MAX_CHUNKS,
+    MAX_CODE_POINTS,
+    MAX_IMPORT_BYTES,
+    MAX_QUESTIONS,
+    MAX_QUESTIONS_BYTES,
+)
 from ._links import settings_from_fragment
 from ._modes import MODES
 from ._records import json_line, to_csv, to_jsonl
 from ._settings import FIELDS, Settings, parse_settings
+from .io.questions import check_against, questions_for, read_questions
+from .measures.evidence import Question, evidence_of
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -35,11 +43,20 @@ def _parser() -> argparse.ArgumentParser:
         _add_flag(p, field)
     p.add_argument(
         "--format",
-        choices=("jsonl", "csv", "summary", "compare"),
+        choices=("jsonl", "csv", "summary", "compare", "evidence"),
         default="jsonl",
-        help="jsonl records (default), csv, a summary object, or compare: one JSON object "
+        help="jsonl records (default), csv, a summary object, compare: one JSON object "
         "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
-        "Sentence, Fixed, Fixed with overlap) on the same text and size",
+        "Sentence, Fixed, Fixed with overlap, Token window) on the same text and size, or "
+        "evidence: one JSON object per question of --questions",
+    )
+    p.add_argument(
+        "--questions",
+        metavar="FILE",
+        help="Evidence check: questions and their excerpts (Chroma's CSV "
+        "question,references,corpus_id, or the same objects as JSON / JSONL); adds an "
+        "evidence object to summary and compare; a question's corpus_id names its file "
+        "(path, file name or stem), none: every file",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -112,12 +129,37 @@ def _summary(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def _compare_lines(text: str, settings: Settings, lifted: bool) -> str:
+def _compare_lines(
+    text: str, settings: Settings, lifted: bool, questions: list[Question] | None
+) -> str:
     """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
     retained) are reported in the row, not raised."""
     rows = compare(text, settings, max_chunks=None if lifted else MAX_CHUNKS)
     source = settings.source_name or None
-    return "".join(json_line({"source": source, **row.as_json()}) + "\n" for row in rows)
+    lines = []
+    for row in rows:
+        out = {"source": source, **row.as_json()}
+        if questions is not None:
+            found = evidence_of(row.analysis, questions) if row.analysis else None
+            out["evidence"] = found.summary() if found else None
+        lines.append(json_line(out) + "\n")
+    return "".join(lines)
+
+
+def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
+    if args.questions is None:
+        if args.format == "evidence":
+            raise ChunkerError(
+                "--format evidence needs --questions FILE (the questions and their excerpts).",
+                field="questions",
+            )
+        return None
+    return read_questions(
+        _read(args.questions),
+        name=f"The questions file {args.questions}",
+        max_questions=None if lifted else MAX_QUESTIONS,
+        max_bytes=None if lifted else MAX_QUESTIONS_BYTES,
+    )
 
 
 def run(argv: Sequence[str] | None = None) -> str:
@@ -126,6 +168,7 @@ def run(argv: Sequence[str] | None = None) -> str:
     settings = _settings(args)
     lifted = args.no_limits
     files = args.files or ["-"]
+    asked = _questions(args, lifted)
     outputs = []
     for path in files:
         data = sys.stdin.buffer.read() if path == "-" else _read(path)
@@ -139,8 +182,13 @@ def run(argv: Sequence[str] | None = None) -> str:
         per_file = settings
         if len(files) > 1 and not settings.source_name:
             per_file = settings.replace(source_name=path)  # keeps record ids unique
+        questions = None
+        if asked is not None:
+            questions = questions_for(asked, path, settings.source_name)
+            if len(files) == 1:  # every question is about this file: a misfit is an error
+                check_against(text, questions, name=f"The questions file {args.questions}")
         if args.format == "compare":
-            outputs.append(_compare_lines(text, per_file, lifted))
+            outputs.append(_compare_lines(text, per_file, lifted, questions))
             continue
         analysis = analyse(
             text,
@@ -155,8 +203,17 @@ def run(argv: Sequence[str] | None = None) -> str:
             outputs.append(to_jsonl(analysis))
         elif args.format == "csv":
             outputs.append(to_csv(analysis, spreadsheet_safe=args.spreadsheet_safe))
+        elif args.format == "evidence":
+            found = evidence_of(analysis, questions or [])
+            source = per_file.source_name or None
+            assert found is not None
+            outputs.append("".join(json_line(r.as_json(source)) + "\n" for r in found.results))
         else:
-            outputs.append(json_line(_summary(analysis)) + "\n")
+            summary = _summary(analysis)
+            if questions is not None:
+                found = evidence_of(analysis, questions)
+                summary["evidence"] = found.summary() if found else None
+            outputs.append(json_line(summary) + "\n")
     return "".join(outputs)
 
 

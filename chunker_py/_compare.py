@@ -12,7 +12,7 @@ passes, and a row over the chunk limit costs a count only.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
 
@@ -39,6 +39,8 @@ class Row:
     max_size: int | None
     damage: Damage | None
     max_tokens: int | None = None  # in the settings' tokenizer, whatever the size unit
+    # the row's result, for figures computed later (the Evidence check)
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
 
     @property
     def ends_mid_sentence_pct(self) -> float | None:
@@ -214,4 +216,5 @@ def _row(
         max(lengths),
         analysis.damage,
         max(analysis.tokens),
+        analysis,
     )

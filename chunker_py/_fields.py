@@ -49,7 +49,7 @@ class Field:
     group: Literal["main", "advanced"] = "main"
     widget: Widget = "text"
     slider: bool = False
-    # In the records' settings object: always, or only when the mode uses the field.
+    # In the records' settings object (where the mode uses it); False: never (top_k).
     recorded: bool = True
 
     @property

@@ -14,7 +14,7 @@ from typing import Any
 
 from ._errors import SettingError
 from ._fields import Field, choice_reader, range_message, read_whole, whole_reader
-from ._limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME
+from ._limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME, MAX_TOP_K
 from ._modes import MODES, Mode, option_fields
 from ._presets import GENERIC
 from ._recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
@@ -130,6 +130,23 @@ COMMON_FIELDS = (
         cli_help="cl100k_base (default), o200k_base, wordpiece or words",
     ),
 )
+# The Evidence check's retrieval depth: a setting (it travels in links), not a splitting
+# one, so records do not carry it.
+TOP_K = Field(
+    "top_k",
+    "Chunks retrieved",
+    "whole",
+    5,
+    whole_reader("top_k", "Chunks retrieved", 1, MAX_TOP_K),
+    help="Evidence check: how many chunks the lexical retrieval (BM25) returns per question.",
+    link="k",
+    cli_help=f"Evidence check: chunks retrieved per question (1-{MAX_TOP_K}, default 5)",
+    low=1,
+    high=MAX_TOP_K,
+    group="advanced",
+    widget="number",
+    recorded=False,
+)
 SOURCE_NAME = Field(
     "source_name",
     "Source name",
@@ -144,7 +161,9 @@ SOURCE_NAME = Field(
 )
 
 # Every setting, in the order the page shows them and links write them.
-FIELDS: dict[str, Field] = {f.key: f for f in (*COMMON_FIELDS, *option_fields(), SOURCE_NAME)}
+FIELDS: dict[str, Field] = {
+    f.key: f for f in (*COMMON_FIELDS, *option_fields(), TOP_K, SOURCE_NAME)
+}
 OPTION_KEYS = tuple(f.key for f in option_fields())
 # A field that matters only while another field has a given value.
 DEPENDS: dict[str, tuple[str, Any]] = {"separators": ("preset", GENERIC)}
@@ -169,6 +188,7 @@ class Settings:
         *,
         size_unit: str = "code-points",
         tokenizer: str = "cl100k_base",
+        top_k: int = 5,
         **options: Any,
     ) -> None:
         options["separators"] = separators
@@ -183,6 +203,8 @@ class Settings:
         values["edges"] = FIELDS["edges"].read(edges)
         values["size_unit"] = FIELDS["size_unit"].read(size_unit)
         values["tokenizer"] = FIELDS["tokenizer"].read(tokenizer)
+        _check_whole(top_k, "top_k", 1, MAX_TOP_K)
+        values["top_k"] = top_k
         for key in OPTION_KEYS:
             field = FIELDS[key]
             values[key] = field.read(options.pop(key)) if key in options else field.default
@@ -219,6 +241,10 @@ class Settings:
     @property
     def tokenizer(self) -> str:
         return str(self._values["tokenizer"])
+
+    @property
+    def top_k(self) -> int:
+        return int(self._values["top_k"])
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -279,7 +305,7 @@ class Settings:
         """The settings stored in every JSONL record: those the mode uses."""
         out: dict[str, Any] = {}
         for key, field in FIELDS.items():
-            if key == "source_name" or not self.relevant(key):
+            if not field.recorded or key == "source_name" or not self.relevant(key):
                 continue
             value = self._values[key]
             out[key] = list(value) if field.kind == "list" else value
