@@ -7,7 +7,7 @@ cost a few milliseconds per new text, the comparison several splits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from dom import by_id, decimal, found, number, render, to_json
@@ -176,18 +176,10 @@ def pending(flag: bool) -> None:
             element.removeAttribute("data-damage")
 
 
-def mark(analysis: Analysis | None, damage: Damage | None) -> None:
-    """Damage words in the preview and the records table, for the chunks they show."""
+def mark(analysis: Analysis | None, damage: Damage | None, shown: Iterable[int] = ()) -> None:
+    """Damage words in the preview and the records table, for the chunks they show
+    (``shown``: the indices the two panels listed, as they say, not read from the page)."""
     if analysis is None or damage is None:
         render().damage(by_id("preview-list"), by_id("records-body"), "{}")
         return
-    shown = {int(x) for x in _shown_indices()}
-    render().damage(by_id("preview-list"), by_id("records-body"), words(damage, sorted(shown)))
-
-
-def _shown_indices() -> list[str]:
-    nodes = [
-        *by_id("preview-list").querySelectorAll(":scope > li[data-index]"),
-        *by_id("records-body").querySelectorAll(":scope > tr[data-index]"),
-    ]
-    return [str(n.dataset.index) for n in nodes]
+    render().damage(by_id("preview-list"), by_id("records-body"), words(damage, sorted(set(shown))))

@@ -121,6 +121,7 @@ class Windowed:
         # "Show damaged chunks only": the indices to show, or None for every chunk
         self.only: list[int] | None = None
         self.drawn: tuple[Any, ...] | None = None  # what the list was last drawn from
+        self.listed: tuple[int, ...] = ()  # the chunk indices the list shows
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
@@ -152,6 +153,7 @@ class Windowed:
         if drawn is None or drawn != self.drawn:
             self.draw(analysis, total, self._chunks(analysis, picked))
         self.drawn = drawn
+        self.listed = picked
         self.caption(total, len(picked))
         self.offer_more(total)
 

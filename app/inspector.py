@@ -253,7 +253,7 @@ class Page:
         damage_panel.show_group(found, len(result.spans))
         if by_id("damaged-only").checked and found is not None:
             self._set_only(damage_panel.damaged_indices(found))
-        damage_panel.mark(result, found)
+        damage_panel.mark(result, found, self._listed())
         self.chunk_map.mark_damage(found)  # issue 11
         damage_panel.pending(False)
         self.root.dataset.damage = "ready"
@@ -289,7 +289,11 @@ class Page:
         self.preview.show(self.result)
         self.records.show(self.result)
         if self.result is not None and self.result.damage is not None:
-            damage_panel.mark(self.result, self.result.damage)
+            damage_panel.mark(self.result, self.result.damage, self._listed())
+
+    def _listed(self) -> tuple[int, ...]:
+        """The chunk indices the preview and the records table list now."""
+        return self.preview.listed + self.records.listed
 
     def _filter_damaged(self) -> None:
         found = self.result.damage if self.result is not None else None

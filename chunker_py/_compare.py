@@ -98,21 +98,11 @@ def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
     ]
 
 
-def compare(
-    text: str,
-    settings: Settings,
-    *,
-    known: Analysis | None = None,
-    max_chunks: int | None = MAX_CHUNKS,
-    max_code_points: int | None = MAX_CODE_POINTS,
-) -> list[Row]:
-    """The comparison rows for ``text``. ``known`` is an analysis of ``text`` already at
-    hand (the page's current result), reused for the row with the same settings."""
-    return list(
-        compare_rows(
-            text, settings, known=known, max_chunks=max_chunks, max_code_points=max_code_points
-        )
-    )
+def compare(text: str, settings: Settings, **options: Any) -> list[Row]:
+    """The comparison rows for ``text`` (``compare_rows``' options: ``known``, an analysis
+    of ``text`` already at hand, reused for the row with the same settings, and the
+    limits)."""
+    return list(compare_rows(text, settings, **options))
 
 
 def compare_rows(
@@ -155,21 +145,11 @@ def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | 
     return known if known.settings.record_settings() == settings.record_settings() else None
 
 
-def damage_by_size(
-    text: str,
-    settings: Settings,
-    *,
-    known: Analysis | None = None,
-    max_chunks: int | None = MAX_CHUNKS,
-    max_code_points: int | None = MAX_CODE_POINTS,
-) -> list[Row]:
+def damage_by_size(text: str, settings: Settings, **options: Any) -> list[Row]:
     """The current splitter at each trade-off size (``comparison_sizes``): the damage a
-    size choice costs, for the trade-off chart. Rows are keyed by size."""
-    return list(
-        damage_by_size_rows(
-            text, settings, known=known, max_chunks=max_chunks, max_code_points=max_code_points
-        )
-    )
+    size choice costs, for the trade-off chart. Rows are keyed by size; the options are
+    ``damage_by_size_rows``'."""
+    return list(damage_by_size_rows(text, settings, **options))
 
 
 def damage_by_size_rows(
