@@ -56,8 +56,7 @@ HOSTILE = {
     "unbroken line": fit("abcdefghij" * 2_000),
 }
 PROSE = fit(
-    "Reset your password from the account page. Keep your backup codes somewhere safe.\n\n"
-    * 300
+    "Reset your password from the account page. Keep your backup codes somewhere safe.\n\n" * 300
 )
 
 
