@@ -29,9 +29,9 @@ import summary
 import theme
 from chunkmap import ChunkMap
 from copycode import CopyCode
-from dom import after_paint, before_next_frame, by_id, on
+from dom import after_paint, before_next_frame, by_id, number, on
 from export import Export
-from js import window
+from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
 from records import Records
@@ -102,6 +102,11 @@ class Page:
         theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
+        on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
+        if window.matchMedia("(max-width: 60rem)").matches:
+            # one column: the setting groups start folded, so the results come sooner
+            for group in document.querySelectorAll("details.group[open]"):
+                group.open = False
         self.update()
         # Everything alive now (the runtime, the modules, the page) lives as long as the
         # page: frozen, no collection walks it again. Reference counting frees almost
@@ -354,6 +359,13 @@ class Page:
         notes: list[str] | None = None,
     ) -> None:
         readiness.show(problem, warnings, notes or ())
+        bar = by_id("result-bar")
+        bar.hidden = False
+        bar.textContent = (
+            f"Ready · {number(result.count)} chunks · Show the results ↓"
+            if result is not None
+            else "Check inputs · Show the message ↓"
+        )
         summary.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
         self.records.tokens_ready = loaded
