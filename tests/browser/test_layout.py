@@ -37,6 +37,7 @@ PANEL_BOXES = """() => {
 # Every control a person can operate, marked with data-probe (radios: the checked one of
 # each group, the group's one Tab stop).
 MARK_CONTROLS = """() => {
+    for (const el of document.querySelectorAll('[data-probe]')) delete el.dataset.probe;
     const selector = 'a[href], button:not([disabled]), input:not([disabled]),'
         + ' select:not([disabled]), textarea, summary, [tabindex]:not([tabindex="-1"])';
     const controls = [...document.querySelectorAll(selector)].filter((el) =>
