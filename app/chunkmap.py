@@ -124,10 +124,7 @@ class ChunkMap:
     def activate(self, index: int) -> None:
         """Show chunk ``index``'s record row (focused) and preview item, both marked."""
         for panel in (self.records, self.preview):
-            position = index if panel.only is None else _position(panel.only, index)
-            if position is not None and position >= panel.first and not panel.show_all:
-                panel.show_all = True
-                panel.show(panel.analysis)
+            panel.reveal(index)
         self._mark(index)
         item = _item("preview-list", "li", index)
         if item is not None:
@@ -169,11 +166,6 @@ class ChunkMap:
         self.back.hidden = True
         if self.selected >= 0:
             window.ciChunkMap.focusChunk(self.root, self.selected)
-
-
-def _position(only: list[int], index: int) -> int | None:
-    """Where chunk ``index`` is listed when only some chunks are."""
-    return only.index(index) if index in only else None
 
 
 def _item(parent_id: str, tag: str, index: int) -> Any:

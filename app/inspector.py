@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import traceback
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import chart
 import damage as damage_panel
@@ -29,7 +30,15 @@ import summary
 import theme
 from chunkmap import ChunkMap
 from copycode import CopyCode
-from dom import after_paint, before_next_frame, by_id, number, on
+from dom import (
+    ListView,
+    after_paint,
+    before_next_frame,
+    by_id,
+    number,
+    on,
+    share_whitespace_symbols,
+)
 from export import Export
 from js import document, window
 from preview import Preview
@@ -86,9 +95,11 @@ class Page:
         self.apply_row = create_proxy(self._apply_row)
         self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
+        self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
 
     def start(self) -> None:
+        share_whitespace_symbols()
         self._read_link()
         self.source.wire()
         settings.wire(self.changed)
@@ -249,9 +260,9 @@ class Page:
     def _tokens(self, result: chunker_py.Analysis) -> None:
         """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
         summary.show_tokens(result, True)
-        if not self.records.tokens_ready:
-            self.records.tokens_ready = True
-            self.records.show(result)
+        if not self.view.tokens_ready:
+            self.view = replace(self.view, tokens_ready=True)
+            self.records.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
@@ -290,9 +301,10 @@ class Page:
         self.changed()
 
     def _set_only(self, indices: list[int] | None) -> None:
-        self.preview.only = self.records.only = indices
-        self.preview.show(self.result)
-        self.records.show(self.result)
+        only = tuple(indices) if indices is not None else None
+        self.view = replace(self.view, analysis=self.result, only=only)
+        self.preview.show(self.view)
+        self.records.show(self.view)
         if self.result is not None and self.result.damage is not None:
             damage_panel.mark(self.result, self.result.damage, self._listed())
 
@@ -310,8 +322,8 @@ class Page:
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
-        for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
-                      lambda: self.records.show(None), lambda: chart.show((), None),
+        for clear in (lambda: summary.show(None), lambda: self.preview.show(ListView()),
+                      lambda: self.records.show(ListView()), lambda: chart.show((), None),
                       lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
             try:
                 clear()
@@ -368,13 +380,13 @@ class Page:
         )
         summary.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
-        self.records.tokens_ready = loaded
         if result is None or not result.spans or not loaded:
             summary.show_tokens(result, False)  # else counted after the paint
-        if by_id("damaged-only").checked:  # known once this result's damage is computed
-            self.preview.only = self.records.only = []
-        self.preview.show(result)
-        self.records.show(result)
+        # Show damaged chunks only: none listed until this result's damage is computed
+        only = () if by_id("damaged-only").checked else None
+        self.view = ListView(result, only, loaded)
+        self.preview.show(self.view)
+        self.records.show(self.view)
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
         self.chunk_map.show(result)

@@ -10,7 +10,9 @@ const make = (tag, className, text) => {
   return node;
 };
 
-const WS_SYMBOL = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" };
+// The symbol for each whitespace character comes from Python (app/dom.py, WHITESPACE),
+// which decides what is shown; the chunk map's omitted characters use the same table.
+const whitespace = () => globalThis.ciWhitespace || {};
 
 // Appends `text` to `parent`; whitespace characters get a span whose symbol is drawn by
 // CSS (data-ws), so copying the text still yields exactly the original characters.
@@ -20,11 +22,12 @@ const appendText = (parent, text) => {
     if (plain) parent.append(document.createTextNode(plain));
     plain = "";
   };
+  const symbols = whitespace();
   for (const ch of text) {
-    if (ch in WS_SYMBOL) {
+    if (ch in symbols) {
       flush();
       const span = make("span", "ws", ch);
-      span.dataset.ws = WS_SYMBOL[ch];
+      span.dataset.ws = symbols[ch];
       parent.append(span);
     } else {
       plain += ch;
