@@ -8,7 +8,7 @@
 // changed; the others are kept and get their index, offsets and colour as attributes.
 
 // Whitespace symbols: Python's table (app/dom.py, WHITESPACE), as the preview draws them.
-const whitespace = () => globalThis.ciWhitespace || {};
+const gapSymbols = () => globalThis.ciWhitespace || {};
 
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -80,7 +80,7 @@ const buildGap = (slice, kind) => {
   const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
   if (kind === "gap") {
     // the omitted characters stay in the text (copying gives the source); CSS draws them
-    const symbols = whitespace();
+    const symbols = gapSymbols();
     node.dataset.shown = [...slice].map((ch) => symbols[ch] || ch).join("");
   }
   return node;
