@@ -39,6 +39,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
+from evidence import EvidencePanel
 from export import Export
 from js import document, window
 from preview import Preview
@@ -97,6 +98,7 @@ class Page:
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
+        self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -110,6 +112,7 @@ class Page:
         # issue 11: chunk map, copy as code, charts follow the colour scheme
         self.chunk_map.wire()
         self.copy_code.wire()
+        self.evidence.wire()
         theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
@@ -201,6 +204,8 @@ class Page:
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
+            self.evidence.show(None)
+            self.evidence.show_rows(None)
         else:
             self.result = result
             damage_panel.pending(True)
@@ -208,6 +213,7 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
+            steps.append(lambda: self.evidence.show(result))  # issue 19
             applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._comparison(result, applied)),
@@ -284,6 +290,7 @@ class Page:
         self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
         damage_panel.show_comparison(rows, self.apply_row, applied)
         yield
+        yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
         for row in damage_by_size_rows(result.text, result.settings, known=result):
             by_size.append(row)
@@ -393,6 +400,8 @@ class Page:
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
+        self.root.dataset.evidence = "pending"
+        self.root.dataset.evidenceComparison = "pending"
         self._later(result, chart_job)
         self.outcome = "ready"
         self.root.dataset.state = "ready"

@@ -23,8 +23,8 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .._tokenizers import _unicode_classes as uc
-from .._tokenizers._ranges import class_body
+from ..tokenizers import unicode_classes as uc
+from ..tokenizers.ranges import class_body
 
 K1 = 1.5
 B = 0.75

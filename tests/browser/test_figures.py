@@ -187,7 +187,7 @@ def test_the_page_speaks_no_internal_language_and_defines_its_figures(app: App) 
     page.keyboard.press("Enter")
     expect(definitions).to_have_attribute("open", "")
     terms = " ".join(definitions.locator("dt").all_text_contents())
-    figures = page.locator("#app dl.figures dt").all_text_contents()
+    figures = app.region("Summary").locator("dl.figures dt").all_text_contents()
     columns = page.locator("table.compare thead th").all_text_contents()[1:-1]
     for figure in figures + columns:
         assert figure in terms, f"{figure!r} is not defined"

@@ -24,7 +24,7 @@ BUILT_IN = ()  # no user abbreviations
 
 def split(text: str, abbreviations: tuple[str, ...] = BUILT_IN) -> list[str]:
     """Sentence texts as the mode finds them (its abbreviation setting included)."""
-    from chunker_py._sentences import abbreviation_set
+    from chunker_py.text.sentences import abbreviation_set
 
     spans = sentence_spans(text, abbreviations=abbreviation_set(abbreviations))
     return [text[a:b] for a, b in spans]
