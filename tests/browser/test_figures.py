@@ -188,7 +188,8 @@ def test_the_page_speaks_no_internal_language_and_defines_its_figures(app: App) 
     expect(definitions).to_have_attribute("open", "")
     terms = " ".join(definitions.locator("dt").all_text_contents())
     figures = app.region("Summary").locator("dl.figures dt").all_text_contents()
-    columns = page.locator("table.compare thead th").all_text_contents()[1:-1]
+    table = app.region("Splitter comparison table, scrollable")
+    columns = table.locator("thead th").all_text_contents()[1:-1]
     for figure in figures + columns:
         assert figure in terms, f"{figure!r} is not defined"
     defined = definitions.locator("dd").all_text_contents()
