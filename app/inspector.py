@@ -213,7 +213,8 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
-            steps.append(lambda: self.evidence.show(result))  # issue 19
+            # issue 19: a few questions per task, after the other steps' first task
+            steps.append(lambda: self._drive(generation, self.evidence.work(result)))
             applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._comparison(result, applied)),
