@@ -1107,6 +1107,8 @@ def lint() -> list[str]:
     if python_files(["chunker_py"]):
         if run([sys.executable, "-m", "mypy"], check=False):
             failed.append("mypy")
+        if run([str(Path(sys.executable).with_name("lint-imports"))], check=False):
+            failed.append("lint-imports (chunker_py's layers, pyproject.toml)")
     else:
         log("chunker_py/ has no Python yet: mypy skipped")
     return failed
