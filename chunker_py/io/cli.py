@@ -23,7 +23,7 @@ from ..engine.limits import (
     MAX_QUESTIONS_BYTES,
 )
 from ..measures.evidence import Question, evidence_of
-from ..modes.registry import MODES
+from ..modes.registry import MODES, compare_rows
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.compare import compare
 from ..text.documents import decode_document
@@ -46,9 +46,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=("jsonl", "csv", "summary", "compare", "evidence"),
         default="jsonl",
         help="jsonl records (default), csv, a summary object, compare: one JSON object "
-        "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
-        "Sentence, Fixed, Fixed with overlap, Token window) on the same text and size, or "
-        "evidence: one JSON object per question of --questions",
+        f"per splitter row ({', '.join(row.label for _mode, row in compare_rows())}) on the "
+        "same text and size, or evidence: one JSON object per question of --questions",
     )
     p.add_argument(
         "--questions",

@@ -10,7 +10,6 @@ U+0085, ``\\v`` and ``\\f`` are not line breaks here.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -71,9 +70,6 @@ class Lines:
 
     def blank(self, text: str, line: int) -> bool:
         return not text[self.starts[line] : self.ends[line]].strip()
-
-    def line_of(self, position: int) -> int:
-        return bisect_right(self.starts, position) - 1
 
 
 @lru_cache(maxsize=1)

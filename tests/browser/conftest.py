@@ -51,7 +51,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 import build  # noqa: E402  (build.py lives at the repository root)
-from chunker_py import DEFAULT_SEPARATORS, Settings  # noqa: E402
+from chunker_py import DEFAULT_SEPARATORS, EDGES, MODES, Settings  # noqa: E402
 
 CHROMIUM = build.CHROMIUM
 CHROMIUM_ARGS = build.CHROMIUM_ARGS
@@ -60,9 +60,9 @@ SETTLE_TIMEOUT_MS = 30_000
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SETTINGS_REGION = "Document and settings"
-# The visible label of each core mode and edges value (radio buttons).
-MODE_LABELS = {"recursive": "Recursive", "fixed": "Fixed size"}
-EDGE_LABELS = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
+# The visible label of each mode and edges value (radio buttons), from the core.
+MODE_LABELS = {name: mode.label for name, mode in MODES.items()}
+EDGE_LABELS = dict(EDGES)
 
 
 @dataclass(frozen=True)
