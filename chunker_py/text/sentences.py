@@ -19,7 +19,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from ..engine.index import TextIndex
+from ..engine.index import TextIndex, per_text
 
 # Built-in abbreviations (compared lower-case, without a trailing dot).
 ABBREVIATIONS: frozenset[str] = frozenset(
@@ -133,13 +133,8 @@ def _add_trimmed(text: str, start: int, end: int, out: list[tuple[int, int]]) ->
         out.append((start, end))
 
 
+@per_text
 def sentences(index: TextIndex, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
     """The text's sentences, cached per text and abbreviation list (Sentence mode and the
     damage figures share them)."""
-    key = ("sentences", abbreviations)
-    found: list[tuple[int, int]] | None = index.memo.get(key)
-    if found is None:
-        found = index.memo[key] = sentence_spans(
-            index.text, abbreviations=abbreviation_set(abbreviations)
-        )
-    return found
+    return sentence_spans(index.text, abbreviations=abbreviation_set(abbreviations))
