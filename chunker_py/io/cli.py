@@ -7,13 +7,14 @@ nothing on stdout.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from ..config.links import settings_from_fragment
 from ..config.settings import FIELDS, Settings, parse_settings
-from ..engine.errors import ChunkerError
+from ..engine.errors import ChunkerError, SettingError
 from ..engine.fields import Field
 from ..engine.limits import (
     MAX_CHUNKS,
@@ -27,6 +28,8 @@ from ..modes.registry import MODES, compare_rows
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.compare import compare
 from ..text.documents import decode_document
+from ..tokenizers import add_tokenizer_json
+from ..tokenizers.hf import check_tokenizer_size
 from .questions import check_against, questions_for, read_questions
 from .records import json_line, to_csv, to_jsonl
 
@@ -56,6 +59,12 @@ def _parser() -> argparse.ArgumentParser:
         "question,references,corpus_id, or the same objects as JSON / JSONL); adds an "
         "evidence object to summary and compare; a question's corpus_id names its file "
         "(path, file name or stem), none: every file",
+    )
+    p.add_argument(
+        "--tokenizer-file",
+        metavar="PATH",
+        help="count with a Hugging Face tokenizer.json instead of --tokenizer (read here, "
+        "never sent anywhere; never put in a share link)",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -105,7 +114,21 @@ def _settings(args: argparse.Namespace) -> Settings:
         if key != "chunk_overlap":
             field.read(given)  # an explicit flag is checked even where the mode ignores it
         raw[key] = given
+    if args.tokenizer_file is not None:
+        if args.tokenizer is not None:
+            raise SettingError("Give --tokenizer or --tokenizer-file, not both.", field="tokenizer")
+        raw["tokenizer"] = _tokenizer_file(args.tokenizer_file)
     return parse_settings(raw)
+
+
+def _tokenizer_file(path: str) -> str:
+    """Register the tokenizer.json at ``path``; its name (``file:<file name>``)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise SettingError(f"Cannot read {path}: {exc.strerror}.", field="tokenizer_file") from None
+    check_tokenizer_size(size)  # before reading: a 200 MB file is refused unread
+    return add_tokenizer_json(_read(path), os.path.basename(path))
 
 
 def _summary(analysis: Analysis) -> dict[str, Any]:
