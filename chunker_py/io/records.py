@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterable
 from typing import Any
 
 from ..pipeline.analysis import Analysis, Chunk
@@ -67,6 +68,17 @@ def _formula_safe(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
+def csv_row(cells: Iterable[object], *, safe: bool = False) -> str:
+    """One RFC 4180 row ending in CR LF (``csv.writer`` quotes a cell holding " , CR or
+    LF and doubles its quotes); ``safe``: formula-like cells get a ``'`` first."""
+    texts = [str(cell) for cell in cells]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(
+        [_formula_safe(t) for t in texts] if safe else texts
+    )
+    return out.getvalue()
+
+
 def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
     """RFC 4180 CSV with code-point offsets.
 
@@ -77,17 +89,13 @@ def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
     name = analysis.settings.source_name
     headings = "heading_path" in analysis.settings.mode_info.record_keys
     header = CSV_HEADER + (("heading_path",) if headings else ()) + (("source",) if name else ())
-    out = io.StringIO()
-    # quotes a cell holding " , CR or LF, doubling its quotes (RFC 4180)
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
+    rows = [csv_row(header)]
     for c in analysis.chunks:
         tokens = analysis.tokens[c.index]
-        cells = [str(x) for x in (c.index, c.start, c.end, c.length, tokens, c.overlap, c.text)]
-        cells += [c.heading_path] if headings else []
-        cells += [name] if name else []
-        writer.writerow([_formula_safe(x) for x in cells] if spreadsheet_safe else cells)
-    return out.getvalue()
+        cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, tokens, c.overlap, c.text)
+        cells += (c.heading_path,) if headings else ()
+        rows.append(csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
+    return "".join(rows)
 
 
 def download_name(source_name: str, extension: str) -> str:

@@ -52,7 +52,7 @@ from ..engine.fields import read_whole
 from ..modes.recursive import _separators
 from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
 from ..text.sentences import abbreviation_set, sentence_spans
-from .records import CSV_HEADER, _csv_row, json_line, record, record_id
+from .records import CSV_HEADER, csv_row, json_line, record, record_id
 
 DEFAULT_BUFFER_SIZE = 262_144  # code points
 MIN_BUFFER_SIZE = 16
@@ -234,13 +234,13 @@ def write_records(
     name_cell = (settings.source_name,) if settings.source_name else ()
     if format == "csv":
         header = CSV_HEADER + (("source",) if name_cell else ())
-        lines.append(_csv_row(header, safe=False))
+        lines.append(csv_row(header))
     for rec in iter_records(source, settings, buffer_size=buffer_size, name=name):
         if format == "jsonl":
             lines.append(json_line(rec) + "\n")
         else:
             cells = tuple(rec[key] for key in CSV_HEADER) + name_cell
-            lines.append(_csv_row(cells, safe=spreadsheet_safe))
+            lines.append(csv_row(cells, safe=spreadsheet_safe))
         count += 1
         if len(lines) >= 256:
             out.write("".join(lines).encode("utf-8"))
