@@ -29,7 +29,7 @@ from ..engine.limits import (
     MAX_QUESTIONS_BYTES,
 )
 from ..measures.evidence import Question
-from ..modes.registry import MODES, compare_rows
+from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, get_tokenizer
 from ..tokenizers.hf import check_tokenizer_size
 from .cluster import cut_on_dask
@@ -61,7 +61,7 @@ def _parser() -> argparse.ArgumentParser:
         choices=FORMATS,
         default="jsonl",
         help="jsonl records (default), csv, a summary object, compare: one JSON object "
-        f"per splitter row ({', '.join(row.label for _mode, row in compare_rows())}) on the "
+        f"per splitter row ({', '.join(row.label for _mode, row in comparison_rows())}) on the "
         "same text and size, or evidence: one JSON object per question of --questions",
     )
     p.add_argument(

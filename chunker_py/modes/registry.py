@@ -48,11 +48,17 @@ class Mode:
     # LangChain: the exact equivalent (a sentence), or why there is none
     langchain: str = "LangChain has no splitter that matches it."
     langchain_exact: bool = False
+    # Why chunks exceed the size, from the mode's options, for modes whose chunks carry no
+    # note saying so (the over-size warning); the module's ``over_size``, if it has one.
+    over_size: Callable[[Any], str] | None = None
 
 
 def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
     fields = tuple(f if f.modes else replace(f, modes=(name,)) for f in module.FIELDS)
-    return Mode(name, label, help, module.feed, module.Options, fields, **flags)
+    over_size = getattr(module, "over_size", None)
+    return Mode(
+        name, label, help, module.feed, module.Options, fields, over_size=over_size, **flags
+    )
 
 
 MODES: dict[str, Mode] = {
@@ -129,7 +135,7 @@ MODES: dict[str, Mode] = {
 }
 
 
-def compare_rows() -> tuple[tuple[Mode, CompareRow], ...]:
+def comparison_rows() -> tuple[tuple[Mode, CompareRow], ...]:
     """Every mode's comparison rows with their mode, in the table's order."""
     rows = ((mode, row) for mode in MODES.values() for row in mode.compare_rows)
     return tuple(sorted(rows, key=lambda pair: pair[1].position))

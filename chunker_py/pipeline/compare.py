@@ -19,7 +19,7 @@ from typing import Any
 from ..config.settings import Settings
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage
-from ..modes.registry import compare_rows
+from ..modes.registry import comparison_rows
 from .analysis import Analysis, analyse, comparison_sizes, sizer_for
 
 
@@ -86,7 +86,7 @@ def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
             row.label,
             base.replace(mode=mode.name, chunk_overlap=overlaps[row.overlap], **dict(row.options)),
         )
-        for mode, row in compare_rows()
+        for mode, row in comparison_rows()
     ]
 
 

@@ -25,7 +25,7 @@ from hypothesis import settings as hypothesis_settings
 
 from chunker_py import FIELDS, MODES, Settings, settings_from_fragment, settings_to_fragment
 from chunker_py.io.cli import main
-from chunker_py.modes.registry import compare_rows
+from chunker_py.modes.registry import comparison_rows
 from chunker_py.pipeline.compare import row_settings
 
 from .conftest import field_values, settings_strategy
@@ -109,7 +109,7 @@ def test_the_comparison_rows_and_the_compare_help_come_from_the_modes(
 ) -> None:
     """Each mode declares its rows; the table, its order and ``--format compare``'s help
     (which once named six of the seven rows) are generated from them."""
-    rows = [(mode.name, row) for mode, row in compare_rows()]
+    rows = [(mode.name, row) for mode, row in comparison_rows()]
     assert [row.label for _name, row in rows] == COMPARISON
     assert {name for name, _row in rows} == set(MODES)
     built = row_settings(Settings(chunk_size=100, chunk_overlap=10))
