@@ -23,7 +23,14 @@ import pytest
 from hypothesis import HealthCheck, find
 from hypothesis import settings as hypothesis_settings
 
-from chunker_py import FIELDS, MODES, Settings, settings_from_fragment, settings_to_fragment
+from chunker_py import (
+    FIELDS,
+    MODES,
+    Settings,
+    analyse,
+    settings_from_fragment,
+    settings_to_fragment,
+)
 from chunker_py.io.cli import main
 from chunker_py.modes.registry import comparison_rows
 from chunker_py.pipeline.compare import row_settings
@@ -118,6 +125,38 @@ def test_the_comparison_rows_and_the_compare_help_come_from_the_modes(
     assert [s.chunk_overlap for _key, _label, s in built] == [10, 10, 10, 10, 0, 10, 10]
     shown = help_text(capsys).split("--format", 2)[2]
     assert all(label in shown for label in COMPARISON)
+
+
+NO_EMPTY_SEPARATOR = (
+    ': no remaining separator could split them. Add the empty separator "" as the last '
+    "separator to allow splitting between single code points."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "settings", "expected"),
+    [
+        (
+            "abcdefgh ijklmnop",
+            Settings(chunk_size=4, chunk_overlap=0, separators=(" ",)),
+            "2 chunk(s) exceed the chunk size of 4 code points (index 0, 1; the longest has "
+            "9 code points)" + NO_EMPTY_SEPARATOR,  # the space starts the second piece
+        ),
+        (
+            "\U0001d518\U0001d518",  # each 3 cl100k_base tokens, one code point
+            Settings(chunk_size=1, chunk_overlap=0, size_unit="tokens"),
+            "2 chunk(s) exceed the chunk size of 1 cl100k_base tokens (index 0, 1; the longest "
+            "has 3 cl100k_base tokens): no separator could split them further.",
+        ),
+        ("abcdefgh ijklmnop", Settings(mode="fixed", chunk_size=4, chunk_overlap=0), None),
+    ],
+)
+def test_the_over_size_warning_gives_the_reason_its_mode_declares(
+    text: str, settings: Settings, expected: str | None
+) -> None:
+    """Recursive mode says why a chunk stays over the size (SPEC.md: pieces no remaining
+    separator can split are emitted whole); Fixed size is never over it."""
+    assert analyse(text, settings).warnings == (() if expected is None else (expected,))
 
 
 # ------------------------------------------------------------------ a mode added as documented
