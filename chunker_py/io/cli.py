@@ -28,8 +28,7 @@ from ..modes.registry import MODES
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.compare import compare
 from ..text.documents import decode_document
-from ..tokenizers import add_tokenizer_json
-from ..tokenizers.hf import check_tokenizer_size
+from ..tokenizers import add_tokenizer_json, check_tokenizer_size
 from .questions import check_against, questions_for, read_questions
 from .records import json_line, to_csv, to_jsonl
 
