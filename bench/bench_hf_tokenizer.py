@@ -13,9 +13,7 @@ tokens); ratios are ours / tokenizers. For the real BERT file, the built-in `wor
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -77,14 +75,16 @@ def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[st
 
 
 def report(name: str, f: dict[str, float]) -> None:
+    load_ratio = f["load"] / f["load ref"]
+    cold_ratio = f["cold 20k"] / f["cold 20k ref"]
     print(
         f"{name}:\n"
-        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, x{f['load'] / f['load ref']:.0f})\n"
+        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, x{load_ratio:.1f})\n"
         f"  20k cold {f['cold 20k']:.1f} ms (tokenizers {f['cold 20k ref']:.2f} ms, "
-        f"x{f['cold 20k'] / f['cold 20k ref']:.0f}); warm edit {f['warm edit']:.2f} ms "
+        f"x{cold_ratio:.1f}); warm edit {f['warm edit']:.2f} ms "
         f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode)\n"
         f"  1k chunks cold: {f['chunks/s']:.0f} counts/s (tokenizers {f['chunks/s ref']:.0f}/s, "
-        f"x{f['chunks/s ref'] / f['chunks/s']:.0f} slower)"
+        f"x{f['chunks/s ref'] / f['chunks/s']:.1f} slower)"
     )
 
 
