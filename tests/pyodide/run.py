@@ -32,6 +32,8 @@ DEFAULT_ARGS = [
     "--ignore=tests/core/corpus",
     "--ignore=tests/core/evidence/test_bm25_reference.py",  # rank_bm25 needs NumPy
     "--ignore=tests/core/test_hf_tokenizer.py",  # HF tokenizers and regex are native
+    "--ignore=tests/core/cluster",  # a Dask cluster: worker processes and sockets
+    "--ignore=tests/core/stream/test_stream_cli.py",  # the command line, as tests/core/corpus
     "-q",
 ]
 
