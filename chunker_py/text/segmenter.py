@@ -1,0 +1,602 @@
+"""Sentence boundaries: where a sentence ends, in every script the page accepts.
+
+One detector serves Sentence mode, Markdown structure's descent into sentences and the
+damage figures. It returns sentences as ``(start, end)`` code-point ranges without edge
+whitespace, in order, disjoint, inside the requested range. Its rules (README "Sentence,
+in detail" lists them with examples):
+
+- A blank line always ends a sentence; so does a line break before a list item (``•``,
+  ``-``, ``*``, ``1.``, ``a)``, ``iii.``), and an inline list (``1) … 2) …``, ``a. … b. …``,
+  ``• … • …``) starts a sentence at each item.
+- ``。！？｡`` (Chinese, Japanese), ``।॥`` (Hindi, Marathi, Bengali), ``؟۔`` (Arabic, Persian,
+  Urdu), ``։`` (Armenian), ``።፧`` (Amharic), ``။`` (Burmese), ``។៕`` (Khmer) and ``᠃``
+  (Mongolian) end a sentence wherever they stand, except between digits (``３．２９``) and
+  inside an open ``《》「」『』（）`` pair; closing quotes and brackets stay with the sentence.
+- ``. ! ?`` (and runs such as ``?!``, ``!!``, ``...``, ``. . .``, ``…``; ``;`` after a Greek
+  letter is the Greek question mark) end a sentence when whitespace follows and then a
+  capital, a letter of a caseless script, a digit or an opener (``¿ ¡ « „ " ' ( [``), or
+  the end of the text; also with no space before a capitalised word (``world.Today``).
+  Closing quotes, brackets and footnote marks (``[1]``) right after them stay with the
+  sentence. A lower-case word after them continues the sentence.
+- A single ``.`` does not end a sentence after a number before a digit or a day before a
+  month name (``am 3. Oktober``), after a German (Danish, Polish, …) ordinal before a noun
+  (``der 2. Weltkrieg``), after a title (``Dr.``, ``Mrs.``, ``St.`` before a name, the
+  user's own abbreviations), after a number abbreviation before a number (``No. 5``,
+  ``p. 55``), or after any other abbreviation or initial (``etc.``, ``Co.``, ``U.S.``,
+  ``E.``) unless the next word is a typical sentence starter (``The``, ``It``, ``How``…).
+- Thai: a space between Thai letters ends a sentence.
+
+Abbreviations, starters and month names come per language (``sentence_words``); the
+language is given or chosen from the text's script and, for Latin script, its function
+words. Letter classes come from frozen tables (``sentence_chars``), never from
+``unicodedata``, so CPython and Pyodide find the same sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from . import sentence_chars as chars
+from . import sentence_words as words
+
+Spans = list[tuple[int, int]]
+
+
+def _class(*tables: tuple[int, ...]) -> str:
+    """The inside of a ``re`` character class matching the tables' code points."""
+    parts = []
+    for table in tables:
+        for i in range(0, len(table), 2):
+            first, last = table[i], table[i + 1]
+            parts.append(f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}")
+    return "".join(parts)
+
+
+_UPPER = _class(chars.UPPER)
+_LOWER = _class(chars.LOWER)
+_LETTER = _class(chars.UPPER, chars.LOWER, chars.CASELESS)
+_WORD = _class(chars.UPPER, chars.LOWER, chars.CASELESS, chars.DIGIT, chars.MARK)
+_DIGIT = _class(chars.DIGIT)
+_CJK = _class(chars.HAN, chars.HIRAGANA, chars.KATAKANA)
+_GREEK = _class(chars.GREEK)
+_ARMENIAN = _class(chars.ARMENIAN)
+
+# Closing quotes and brackets. German closes with the English opening quotes (after the
+# low ones) or with the guillemets pointing left (after those pointing right).
+_CLOSERS = "\"'”’»“‘«)]}」』）】》〉›‹〕〗〙〛｣＂＇］｝`"
+_OPENERS = "¿¡«„\"'([{“‘‚‹›»「『（【《〈〔＂＇`"
+_BULLETS = "•◦▪‣⁃"
+_UNCONDITIONAL = "。！？｡．।॥؟۔։።፧။។៕᠃"
+_LATIN = ".!?…‼⁇⁈⁉"
+_CLOSER_RUN = f"(?:[{re.escape(_CLOSERS)}]|'')*"
+
+_CANDIDATE = re.compile(
+    rf"(?P<u>[{_UNCONDITIONAL}]+){_CLOSER_RUN}"
+    rf"|(?P<t>[{re.escape(_LATIN)}](?:[ ]?[{re.escape(_LATIN)}])*|(?<=[{_GREEK}])[;;]"
+    rf"|(?<=[{_ARMENIAN}])[:])"
+    rf"{_CLOSER_RUN}"
+)
+_LINE_BREAK = r"(?:\r\n|\r|\n)"
+_PARAGRAPH_BREAK = re.compile(rf"{_LINE_BREAK}(?:[^\S\r\n]*{_LINE_BREAK})+")
+_SPACE = re.compile(r"\s*")
+# Footnote marks ("[1]", "[2][3] [4]") and a closing quote written apart (" '' ", " ' ")
+# after a terminator stay with its sentence.
+_TRAILERS = re.compile(r"(?:\s*(?:\[[0-9]{1,3}\])+|[^\S\r\n]+(?:''|[\"'”’]))+(?=\s|\Z)")
+_ATTACHED_FOOTNOTES = re.compile(r"(?:\[[0-9]{1,3}\])+(?=\s|\Z)")
+# A list marker: a bullet or dash, or a number, letter or roman numeral with . or ).
+_MARKER = (
+    rf"(?:[{_BULLETS}*\-–]|\(?(?:[0-9]{{1,3}}|[a-zA-Z]|[ivxlcdm]{{1,6}}|[IVXLCDM]{{1,6}})"
+    r"(?:\.\)|[.)]))"
+)
+_MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
+_LINE_ITEM = re.compile(rf"{_LINE_BREAK}[^\S\r\n]*(?={_MARKER}[^\S\r\n])")
+_INLINE_BULLET = re.compile(rf"(?<=\s)[{_BULLETS}](?=\s|[0-9])")
+_INLINE_MARKER = re.compile(
+    r"(?<!\S)(?P<value>[0-9]{1,2}|[a-z]|[ivx]{1,4})(?P<style>\.\)|\)|\.)(?=\s)"
+)
+_THAI_SPACE = re.compile(r"(?<=[\u0e01-\u0e5b])[^\S\r\n]+(?=[\u0e01-\u0e5b])")
+_CASELESS = _class(chars.CASELESS)
+_STARTS = re.compile(rf"[{_UPPER}{_CASELESS}{_DIGIT}{re.escape(_OPENERS + _BULLETS)}]")
+_DIGIT_CHAR = re.compile(rf"[{_DIGIT}]")
+_LETTER_CHAR = re.compile(rf"[{_LETTER}]\Z")
+_CJK_CHAR = re.compile(rf"[{_CJK}]")
+_LONE_CAPITAL = re.compile(rf"[{_UPPER}] ")
+_DOT_LOWER = re.compile(rf"\.[{_LOWER}]")
+_INITIAL = re.compile(rf"[{_UPPER}]\.")
+_ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?![{_WORD}])")
+_LOWER_START = re.compile(rf"[{_LOWER}]")
+_CAPITALISED = re.compile(rf"[{_UPPER}][{_LOWER}]")
+_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*([{_WORD}]+(?:['’][{_WORD}]+)?)")
+_NUMBER = re.compile(rf"[{_DIGIT}]+(?:[.,:/][{_DIGIT}]+)*\Z")
+_MULTI_PERIOD = re.compile(rf"(?:[{_LETTER}]{{1,4}}\.)+[{_LETTER}]{{1,4}}\Z")
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
+          "x": 10, "xi": 11, "xii": 12}  # fmt: skip
+# Quotations and brackets: a terminator inside one ends no sentence unless the closer
+# follows it ("(See above.) Next", 'He said "Stop." Then'); "How many? I don't know."
+# inside quotes stays one sentence. Unpaired or very long ones protect nothing.
+_PAIR_LIMIT = 400
+_PAIR = re.compile(
+    "|".join(
+        f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"
+        for a, b in (
+            ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"),
+            ("(", ")"), ("[", "]"), ("（", "）"), ("「", "」"), ("『", "』"), ("《", "》"),
+            ("【", "】"),
+        )
+    )
+)  # fmt: skip
+_PAIR_OPENER = re.compile('["“„«»‹(\\[（「『《【]')
+_CJK_PAIRS = (("「", "」"), ("『", "』"), ("《", "》"), ("（", "）"), ("【", "】"))
+_CJK_OPEN = re.compile("[「『《（【]")
+_QUOTATIVE = frozenset("とっ")  # Japanese particles after a quotation: the sentence goes on
+_DIGITS = frozenset("0123456789０１２３４５６７８９")
+_TOKEN_LIMIT = 40  # how far back a word before a dot is looked for
+
+# Languages whose ordinals are written with a dot ("der 3. Oktober", "2. verdenskrig").
+ORDINAL_LANGUAGES = frozenset({"de", "da", "fi", "pl", "sk", "cs", "hu", "no", "sv", "et"})
+LANGUAGES: dict[str, str] = {
+    "auto": "Automatic (from the text)",
+    "en": "English",
+    "de": "German",
+    "fr": "French",
+    "es": "Spanish",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "da": "Danish",
+    "pl": "Polish",
+    "sk": "Slovak",
+    "fi": "Finnish",
+    "ru": "Russian",
+    "bg": "Bulgarian",
+    "kk": "Kazakh",
+    "el": "Greek",
+    "hy": "Armenian",
+    "ar": "Arabic",
+    "fa": "Persian",
+    "ur": "Urdu",
+    "hi": "Hindi",
+    "mr": "Marathi",
+    "am": "Amharic",
+    "my": "Burmese",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "th": "Thai",
+}
+
+# Titles of every language: they never end a sentence before a name, whatever the language.
+_ALL_PREPOSITIVE = frozenset().union(*words.TITLES.values())
+_ALL_MONTHS = frozenset().union(*words.MONTHS.values())
+_EXCLAMATION_WORDS = frozenset({"yahoo", "jeopardy", "joomla", "mumbai"})
+
+
+class Rules:
+    """The word lists for one language plus the user's abbreviations."""
+
+    __slots__ = ("abbreviations", "language", "number", "ordinals", "prepositive", "starters",
+                 "user")  # fmt: skip
+
+    def __init__(self, language: str, user: Iterable[str] = ()) -> None:
+        self.language = language
+        self.user = frozenset(normalise_abbreviation(a) for a in user)
+        english = language in ("en", "el", "fa")
+        base = words.ABBREVIATIONS.get(language, words.ABBREVIATIONS["en"] if english else ())
+        self.abbreviations = frozenset(base) | words.ABBREVIATIONS["en"] & _COMMON | self.user
+        self.prepositive = words.PREPOSITIVE.get(language, words.PREPOSITIVE["en"]) | self.user
+        self.number = words.NUMBER.get(language, words.NUMBER["en"]) | _COMMON_NUMBER
+        self.starters = words.STARTERS.get(language, frozenset()) | words.STARTERS["en"]
+        self.ordinals = language in ORDINAL_LANGUAGES
+
+
+# Abbreviations of English that turn up in technical text of any language.
+_COMMON = frozenset("e.g i.e etc vs cf fig no nr p pp vol ca approx a.m p.m dr mr mrs ms prof".split())
+
+
+_COMMON_NUMBER = frozenset("no nr n° nº № p pp".split())
+_UNITS = frozenset("ft in lb lbs oz yd yds mi sq cu hr hrs min sec km kg cm mm".split())
+# Multi-period abbreviations used before a noun ("the U.S. Government"): like "etc." they
+# end a sentence only before a typical starter; other ones ("Ph.D.", "B.C.") before any
+# capital.
+_ATTRIBUTIVE = frozenset("u.s u.k u.n e.u u.s.a a.m p.m".split())
+
+
+def normalise_abbreviation(text: str) -> str:
+    return text.removesuffix(".").lower()
+
+
+# ------------------------------------------------------------------ language
+
+
+def _script_pattern() -> re.Pattern[str]:
+    groups = [f"(?P<{name}>[{_class(getattr(chars, name))}]+)" for name in chars.SCRIPTS]
+    return re.compile("|".join(groups))
+
+
+_SCRIPT_RUN = _script_pattern()
+_SCRIPT_LANGUAGE = {
+    "GREEK": "el", "CYRILLIC": "ru", "ARMENIAN": "hy", "HEBREW": "he", "ARABIC": "ar",
+    "DEVANAGARI": "hi", "BENGALI": "bn", "THAI": "th", "ETHIOPIC": "am", "MYANMAR": "my",
+    "HAN": "zh", "HIRAGANA": "ja", "KATAKANA": "ja", "HANGUL": "ko", "KHMER": "km",
+    "GEORGIAN": "ka", "TAMIL": "ta", "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml",
+    "GUJARATI": "gu", "GURMUKHI": "pa",
+}  # fmt: skip
+_STOPWORD_LANGUAGES: dict[str, list[str]] = {}
+for _language, _words in sorted(words.STOPWORDS.items()):
+    for _word in _words:
+        for _form in (_word, _word[:1].upper() + _word[1:]):
+            _STOPWORD_LANGUAGES.setdefault(_form, []).append(_language)
+_STOPWORD = re.compile(
+    rf"(?<![{_WORD}])(?:{'|'.join(sorted(map(re.escape, _STOPWORD_LANGUAGES), key=len, reverse=True))})(?![{_WORD}])"
+)
+_PERSIAN_LETTERS = re.compile("[پچژگکی]")
+_URDU_LETTERS = re.compile("[ےںٹڈڑہ]")
+_SAMPLE = 4000
+_detected: tuple[str, str] = ("", "en")
+
+
+def detect_language(text: str) -> str:
+    """The language of ``text`` from its first 4,000 code points: the script with the most
+    letters (Hiragana or Katakana make Han Japanese), and for Latin script the language
+    with the most function words (English when none is found)."""
+    global _detected
+    if _detected[0] is text:
+        return _detected[1]
+    sample = text[:_SAMPLE]
+    counts: dict[str, int] = {}
+    for match in _SCRIPT_RUN.finditer(sample):
+        name = match.lastgroup or ""
+        counts[name] = counts.get(name, 0) + match.end() - match.start()
+    language = "en"
+    if counts:
+        if counts.get("HIRAGANA", 0) + counts.get("KATAKANA", 0):
+            counts["HAN"] = counts.get("HAN", 0) + counts.pop("HIRAGANA", 0)
+            counts["HAN"] += counts.pop("KATAKANA", 0)
+            counts["HIRAGANA"] = counts.pop("HAN")
+        script = max(counts, key=lambda name: (counts[name], name))
+        if script == "LATIN":
+            language = _latin_language(sample)
+        else:
+            language = _SCRIPT_LANGUAGE.get(script, "en")
+        if language == "ar":
+            persian = len(_PERSIAN_LETTERS.findall(sample))
+            urdu = len(_URDU_LETTERS.findall(sample))
+            if urdu > persian and urdu:
+                language = "ur"
+            elif persian:
+                language = "fa"
+    _detected = (text, language)
+    return language
+
+
+def _latin_language(sample: str) -> str:
+    votes: dict[str, int] = {}
+    for word in _STOPWORD.findall(sample):
+        for language in _STOPWORD_LANGUAGES[word]:
+            votes[language] = votes.get(language, 0) + 1
+    if not votes:
+        return "en"
+    return max(votes, key=lambda language: (votes[language], language == "en", language))
+
+
+# ------------------------------------------------------------------ boundaries
+
+
+def sentence_spans(
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    abbreviations: Iterable[str] = (),
+    language: str = "auto",
+) -> Spans:
+    """The sentences of ``text[start:end]`` as ranges without edge whitespace, in order.
+
+    ``abbreviations`` are the user's own (trailing dot optional, any case), added to the
+    language's list; ``language`` is a key of ``LANGUAGES`` ("auto": chosen from the text).
+    """
+    end = len(text) if end is None else end
+    if language == "auto":
+        language = detect_language(text)
+    rules = _rules(language, tuple(abbreviations))
+    out: Spans = []
+    position = start
+    for match in _PARAGRAPH_BREAK.finditer(text, start, end):
+        _paragraph(text, position, match.start(), rules, out)
+        position = match.end()
+    _paragraph(text, position, end, rules, out)
+    return out
+
+
+_RULES_CACHE: dict[tuple[str, tuple[str, ...]], Rules] = {}
+
+
+def _rules(language: str, user: tuple[str, ...]) -> Rules:
+    key = (language, user)
+    found = _RULES_CACHE.get(key)
+    if found is None:
+        if len(_RULES_CACHE) > 32:
+            _RULES_CACHE.clear()
+        found = _RULES_CACHE[key] = Rules(language, user)
+    return found
+
+
+def _paragraph(text: str, start: int, end: int, rules: Rules, out: Spans) -> None:
+    """Append the sentences of one paragraph (no blank line inside)."""
+    starts = _forced_starts(text, start, end)
+    forced = iter(starts)
+    next_forced = next(forced, end)
+    pairs = _PAIR.finditer(text, start, end) if _PAIR_OPENER.search(text, start, end) else None
+    pair = next(pairs, None) if pairs else None
+    begin = start
+    for match in _CANDIDATE.finditer(text, start, end):
+        stop = match.end()
+        while next_forced <= match.start():
+            _add_trimmed(text, begin, next_forced, out)
+            begin = next_forced
+            next_forced = next(forced, end)
+        if stop <= begin:
+            continue
+        if pair is not None:
+            while pair is not None and pair.end() <= match.start():
+                pair = next(pairs, None)  # type: ignore[arg-type]
+            if pair is not None and pair.start() < match.start() and stop < pair.end():
+                continue  # inside a quotation or brackets, not right before its closer
+        if match.group("u"):
+            cut = _unconditional_end(text, match, start, end)
+        else:
+            cut = _latin_end(text, match, begin, end, rules)
+        if cut:
+            _add_trimmed(text, begin, cut, out)
+            begin = cut
+    while next_forced < end:
+        _add_trimmed(text, begin, next_forced, out)
+        begin = next_forced
+        next_forced = next(forced, end)
+    _add_trimmed(text, begin, end, out)
+
+
+def _forced_starts(text: str, start: int, end: int) -> list[int]:
+    """Positions where a sentence starts whatever precedes: list items and Thai spaces."""
+    found: list[int] = []
+    if _LINE_ITEM.search(text, start, end):
+        found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
+    if _INLINE_BULLET.search(text, start, end):
+        found += [m.start() for m in _INLINE_BULLET.finditer(text, start, end)]
+    markers = list(_INLINE_MARKER.finditer(text, start, end))
+    if len(markers) > 1:
+        found += _inline_list_starts(text, start, markers)
+    if _THAI_SPACE.search(text, start, end):
+        found += [m.end() for m in _THAI_SPACE.finditer(text, start, end)]
+    return sorted(set(found))
+
+
+def _marker_value(value: str) -> tuple[str, int]:
+    if value.isdigit():
+        return ("number", int(value))
+    if value in _ROMAN and value != "v" and value != "x":
+        return ("roman", _ROMAN[value])
+    return ("letter", ord(value) - ord("a") + 1)
+
+
+def _inline_list_starts(text: str, start: int, markers: list[re.Match[str]]) -> list[int]:
+    """Items of an inline list: markers numbered 1, 2, 3… (or a, b, c… or i, ii, iii…) in
+    the same style, the first at the paragraph's start or after a sentence end."""
+    found: list[int] = []
+    run: list[re.Match[str]] = []
+
+    def close() -> None:
+        if len(run) > 1:
+            found.extend(m.start() for m in run)
+        run.clear()
+
+    for marker in markers:
+        kind, value = _marker_value(marker.group("value"))
+        if run:
+            last_kind, last_value = _marker_value(run[-1].group("value"))
+            if kind == "roman" and last_kind == "letter" and marker.group("value") == "ii":
+                last_kind = "roman"  # "i." was roman after all
+            if (kind, value) == (last_kind, last_value + 1) and marker.group(
+                "style"
+            ) == run[-1].group("style"):
+                run.append(marker)
+                continue
+            close()
+        if value == 1 and _starts_here(text, start, marker.start()):
+            run.append(marker)
+    close()
+    return found
+
+
+def _starts_here(text: str, start: int, position: int) -> bool:
+    before = text[max(start, position - 3) : position].rstrip()
+    return not before or before[-1] in _LATIN + _UNCONDITIONAL + _CLOSERS + ":"
+
+
+def _unconditional_end(text: str, match: re.Match[str], start: int, end: int) -> int:
+    stop = match.end()
+    first = match.start()
+    if (
+        text[first] in "．."
+        and first > start
+        and text[first - 1] in _DIGITS
+        and stop < end
+        and text[stop] in _DIGITS
+    ):
+        return 0  # a decimal point: ３．２９
+    if stop == match.end("u") and _inside_cjk_pair(text, start, first):
+        return 0
+    if stop > match.end("u") and stop < end and text[stop] in _QUOTATIVE:
+        return 0
+    return stop
+
+
+def _inside_cjk_pair(text: str, start: int, position: int) -> bool:
+    """Whether ``position`` lies inside an open 「」『』《》（）【】 pair of its paragraph."""
+    window = max(start, position - 400)
+    if not _CJK_OPEN.search(text, window, position):
+        return False
+    for opener, closer in _CJK_PAIRS:
+        opened = text.rfind(opener, window, position)
+        if opened >= 0 and text.rfind(closer, opened, position) < 0:
+            return True
+    return False
+
+
+def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rules) -> int:
+    """Where the sentence ends after a ``. ! ? …`` run (0: it does not end there)."""
+    stop = match.end()
+    run = match.group("t")
+    closed = stop > match.end("t")
+    if stop < end and not text[stop].isspace():
+        attached = _ATTACHED_FOOTNOTES.match(text, stop, end)
+        if not attached:
+            return stop if _ends_without_space(text, match, begin, run, closed) else 0
+        stop = attached.end()
+    trailers = _TRAILERS.match(text, stop, end)
+    if trailers:
+        stop = trailers.end()
+    following = _SPACE.match(text, stop, end).end()
+    if following >= end:
+        return stop
+    if not _STARTS.match(text, following):
+        return 0
+    if _MARKER_ONLY.match(text, _SPACE.match(text, begin).end(), match.end()):
+        return 0  # "1." or "a)" alone is a list marker, not a sentence
+    if "!" in run or "?" in run or "‼" in run or "⁇" in run or "⁈" in run or "⁉" in run:
+        if run == "!" and not closed:
+            word = _word_before(text, match.start(), begin).lower()
+            if word in _EXCLAMATION_WORDS and not _starter_follows(text, following, rules):
+                return 0
+        return stop
+    if run in (";", ";", ":"):
+        return stop
+    if run != ".":
+        if match.start() > begin and text[match.start() - 1] in "[(":
+            return 0  # "[...]": an omission, not an end
+        # an ellipsis before a capital ends a sentence, except spaced dots before "I"
+        if _next_word(text, following) == "I" and run.replace(" ", "") in ("...", "…"):
+            return 0
+        return stop
+    if closed:
+        return stop
+    return stop if _period_ends(text, match.start(), begin, following, rules) else 0
+
+
+def _ends_without_space(
+    text: str, match: re.Match[str], begin: int, run: str, closed: bool
+) -> bool:
+    """``world.Today``, ``world?Today``, ``真的吗?好的``: a sentence end with no space."""
+    stop = match.end()
+    dot = match.start()
+    if dot == begin or closed or len(run) != 1:
+        return False
+    before = text[dot - 1]
+    if _CJK_CHAR.match(before) and _CJK_CHAR.match(text, stop):
+        return run in "!?"
+    if not (_CAPITALISED.match(text, stop) or _LONE_CAPITAL.match(text, stop)):
+        return False
+    if not (_LOWER_START.match(before) or before in _DIGITS):
+        return False
+    token = _token_before(text, dot, begin)
+    if "@" in token or "/" in token or ":" in token or "." in token or len(token) < 2:
+        return False
+    following_token = _NEXT_WORD.match(text, stop)
+    after = following_token.end() if following_token else stop
+    if after < len(text) and text[after] in "@/:_":
+        return False
+    return not _DOT_LOWER.match(text, after)  # not a host or file name: "www.Site.com"
+
+
+def _token_before(text: str, position: int, begin: int) -> str:
+    """The run of non-space characters ending at ``position``."""
+    first = position
+    limit = max(begin, position - _TOKEN_LIMIT)
+    while first > limit and not text[first - 1].isspace():
+        first -= 1
+    return text[first:position]
+
+
+def _word_before(text: str, dot: int, begin: int) -> str:
+    """The word a dot follows, openers stripped; across one space ("Mr . Robinson")."""
+    token = _token_before(text, dot, begin)
+    if not token and dot - 1 > begin and text[dot - 1] == " ":
+        token = _token_before(text, dot - 1, begin)
+    return token.lstrip(_OPENERS)
+
+
+def _next_word(text: str, position: int) -> str:
+    found = _NEXT_WORD.match(text, position)
+    return found.group(1) if found else ""
+
+
+def _starter_follows(text: str, position: int, rules: Rules) -> bool:
+    return _next_word(text, position) in rules.starters
+
+
+def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) -> bool:
+    """Whether a lone ``.`` before whitespace and a possible sentence start ends one."""
+    word = _word_before(text, dot, begin)
+    if not word:
+        return True
+    nxt = text[following]
+    next_is_digit = bool(_DIGIT_CHAR.match(nxt))
+    if _NUMBER.match(word):
+        return _number_ends(text, dot, begin, following, word, rules)
+    lower = word.lower()
+    if lower in rules.user:
+        return False
+    if lower in rules.number:
+        return not (next_is_digit or _ROMAN_NUMBER.match(text, following))
+    if lower == "st" or lower == "ste":
+        return _street_ends(text, dot, begin, following, word, rules)
+    if lower in rules.prepositive or lower in _ALL_PREPOSITIVE:
+        return False
+    single = len(word) == 1 and bool(_LETTER_CHAR.match(word))
+    if single:
+        if _INITIAL.match(text, following):
+            return False  # "J. R. R. Tolkien", "U. A. E."
+        return not next_is_digit and _starter_follows(text, following, rules)
+    if lower in _UNITS and _NUMBER.match(_token_before(text, dot - len(word) - 1, begin)):
+        return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
+    if _MULTI_PERIOD.match(word) and lower not in _ATTRIBUTIVE:
+        return True  # "Ph.D. Tom", "753 B.C. Augustus"; "e.g." and "i.e." are titles above
+    if lower in rules.abbreviations or _MULTI_PERIOD.match(word):
+        if next_is_digit or _ROMAN_NUMBER.match(text, following):
+            return False
+        return _starter_follows(text, following, rules)
+    return True
+
+
+def _street_ends(
+    text: str, dot: int, begin: int, following: int, word: str, rules: Rules
+) -> bool:
+    """``St.``: a title before a name ("St. Louis") unless a capitalised word precedes it,
+    when it is a street ("Main St.") and ends a sentence before a starter."""
+    before = _token_before(text, dot - len(word), begin).strip()
+    if before and _CAPITALISED.match(before.lstrip(_OPENERS)):
+        return _starter_follows(text, following, rules)
+    return False
+
+
+def _number_ends(
+    text: str, dot: int, begin: int, following: int, word: str, rules: Rules
+) -> bool:
+    """After a number: a day before a month name or an ordinal before a noun goes on."""
+    nxt = _next_word(text, following)
+    if len(word) <= 2 and nxt in _ALL_MONTHS:
+        return False
+    if rules.ordinals and len(word) <= 3 and nxt and nxt not in rules.starters:
+        if _CAPITALISED.match(nxt) or _LOWER_START.match(nxt):
+            previous = _token_before(text, dot - len(word) - 1, begin)
+            if previous and _LOWER_START.match(previous):
+                return False  # "am 3. Oktober", "der 2. Weltkrieg", "die 3. Klasse"
+    return True
+
+
+def _add_trimmed(text: str, start: int, end: int, out: Spans) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start < end:
+        out.append((start, end))
