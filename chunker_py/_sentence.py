@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 from ._engine import Job, SpanMeta, TextIndex, pack_units
 from ._errors import SettingError
-from ._fields import LONE_SURROGATE, Field, json_list
+from ._fields import LONE_SURROGATE, Field, choice_reader, json_list
 from ._limits import MAX_ABBREVIATION_LENGTH, MAX_ABBREVIATIONS
-from ._sentences import abbreviation_set, sentence_spans
+from ._sentences import LANGUAGES, sentence_spans
 
 FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed windows")
 
@@ -21,6 +21,7 @@ FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed wi
 @dataclass(frozen=True)
 class Options:
     abbreviations: tuple[str, ...] = ()
+    sentence_language: str = "auto"
 
 
 def parse_abbreviations(raw: object) -> tuple[str, ...]:
@@ -68,23 +69,42 @@ FIELDS = (
         cli_help='JSON list, e.g. ["Vgl.", "sog."]',
         modes=("sentence",),
     ),
+    Field(
+        "sentence_language",
+        "Sentence language",
+        "choice",
+        "auto",
+        choice_reader("sentence_language", "Sentence language", LANGUAGES),
+        help=(
+            "Whose abbreviations, sentence starters and ordinals the sentence rules use. "
+            "Automatic chooses from the text's script and, for Latin script, its most "
+            "common words; every script's own full stops count whatever is chosen."
+        ),
+        link="slang",
+        cli_help="auto or a language code (en, de, fr, es, ...)",
+        choices=LANGUAGES,
+        modes=("sentence",),
+        widget="select",
+    ),
 )
 
 
-def sentences(index: TextIndex, abbreviations: tuple[str, ...]) -> list[tuple[int, int]]:
-    """The text's sentences, cached per text and abbreviation list (Sentence mode and the
-    damage figures share them)."""
-    key = ("sentences", abbreviations)
+def sentences(
+    index: TextIndex, abbreviations: tuple[str, ...], language: str = "auto"
+) -> list[tuple[int, int]]:
+    """The text's sentences, cached per text, abbreviation list and language (Sentence
+    mode and the damage figures share them)."""
+    key = ("sentences", abbreviations, language)
     found: list[tuple[int, int]] | None = index.memo.get(key)
     if found is None:
         found = index.memo[key] = sentence_spans(
-            index.text, abbreviations=abbreviation_set(abbreviations)
+            index.text, abbreviations=abbreviations, language=language
         )
     return found
 
 
 def feed(job: Job, options: Options) -> None:
-    units = sentences(job.index, options.abbreviations)
+    units = sentences(job.index, options.abbreviations, options.sentence_language)
     sink, size, measure = job.sink, job.size, job.sizer
     text = job.text
 

@@ -64,6 +64,7 @@ EXTRA_ABBREVIATIONS = {
     "da": "hr fr dr nr bl.a f.eks osv mht ca jf pga",
     "pl": "np tzw itd itp dr prof mgr inż ul nr str r ok godz",
     "ru": "г гг т.е т.д т.п см др проф ул стр с им рис тыс млн млрд",
+    "uk": "вул м г гг журн ім проф д-р доц акад тис грн ст с см див т.д т.п р рр обл пл просп",
     "el": "κ κα δρ π.χ κτλ σελ",
 }
 # pySBD's English list (which Greek and Persian inherit) holds US state codes that are also
@@ -86,6 +87,7 @@ EXTRA_PREPOSITIVE = {
     "da": "hr fr dr f.eks skt",
     "pl": "dr prof mgr inż np tzw",
     "ru": "г проф им ул см т.е",
+    "uk": "вул м г журн ім проф д-р доц акад пл просп обл",
     "el": "κ κα δρ π.χ",
 }
 # Abbreviations that stand before a number (No. 5, p. 55, Art. 3).

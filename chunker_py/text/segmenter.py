@@ -103,6 +103,7 @@ _LETTER_CHAR = re.compile(rf"[{_LETTER}]\Z")
 _CJK_CHAR = re.compile(rf"[{_CJK}]")
 _LONE_CAPITAL = re.compile(rf"[{_UPPER}] ")
 _DOT_LOWER = re.compile(rf"\.[{_LOWER}]")
+_UPPER_CHAR = re.compile(rf"[{_UPPER}]")
 _INITIAL = re.compile(rf"[{_UPPER}]\.")
 _ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?![{_WORD}])")
 _LOWER_START = re.compile(rf"[{_LOWER}]")
@@ -149,6 +150,7 @@ LANGUAGES: dict[str, str] = {
     "sk": "Slovak",
     "fi": "Finnish",
     "ru": "Russian",
+    "uk": "Ukrainian",
     "bg": "Bulgarian",
     "kk": "Kazakh",
     "el": "Greek",
@@ -224,6 +226,8 @@ _SCRIPT_LANGUAGE = {
 _STOPWORD_LANGUAGES: dict[str, list[str]] = {}
 for _language, _words in sorted(words.STOPWORDS.items()):
     for _word in _words:
+        if len(_word) < 2:
+            continue  # "a", "i", "y": too many languages' and too often initials
         for _form in (_word, _word[:1].upper() + _word[1:]):
             _STOPWORD_LANGUAGES.setdefault(_form, []).append(_language)
 _STOPWORD = re.compile(
@@ -258,6 +262,8 @@ def detect_language(text: str) -> str:
             language = _latin_language(sample)
         else:
             language = _SCRIPT_LANGUAGE.get(script, "en")
+        if language == "ru":
+            language = _cyrillic_language(sample)
         if language == "ar":
             persian = len(_PERSIAN_LETTERS.findall(sample))
             urdu = len(_URDU_LETTERS.findall(sample))
@@ -269,14 +275,32 @@ def detect_language(text: str) -> str:
     return language
 
 
+_UKRAINIAN_LETTERS = re.compile("[ієїґІЄЇҐ]")
+_KAZAKH_LETTERS = re.compile("[әғқңөұүһӘҒҚҢӨҰҮҺ]")
+_RUSSIAN_LETTERS = re.compile("[ыэЫЭ]")
+
+
+def _cyrillic_language(sample: str) -> str:
+    """Russian, Ukrainian, Kazakh or Bulgarian from letters only some of them use."""
+    kazakh = len(_KAZAKH_LETTERS.findall(sample))
+    ukrainian = len(_UKRAINIAN_LETTERS.findall(sample))
+    russian = len(_RUSSIAN_LETTERS.findall(sample))
+    if kazakh and kazakh >= ukrainian:
+        return "kk"
+    if ukrainian > russian:
+        return "uk"
+    if not russian and "ъ" in sample:
+        return "bg"
+    return "ru"
+
+
 def _latin_language(sample: str) -> str:
     votes: dict[str, int] = {}
     for word in _STOPWORD.findall(sample):
         for language in _STOPWORD_LANGUAGES[word]:
             votes[language] = votes.get(language, 0) + 1
-    if not votes:
-        return "en"
-    return max(votes, key=lambda language: (votes[language], language == "en", language))
+    best = max(votes, key=lambda language: (votes[language], language == "en", language), default="en")
+    return best if votes.get(best, 0) >= 2 else "en"
 
 
 # ------------------------------------------------------------------ boundaries
@@ -558,7 +582,7 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
         return not next_is_digit and _starter_follows(text, following, rules)
     if lower in _UNITS and _NUMBER.match(_token_before(text, dot - len(word) - 1, begin)):
         return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
-    if _MULTI_PERIOD.match(word) and lower not in _ATTRIBUTIVE:
+    if _MULTI_PERIOD.match(word) and lower not in _ATTRIBUTIVE and _UPPER_CHAR.match(nxt):
         return True  # "Ph.D. Tom", "753 B.C. Augustus"; "e.g." and "i.e." are titles above
     if lower in rules.abbreviations or _MULTI_PERIOD.match(word):
         if next_is_digit or _ROMAN_NUMBER.match(text, following):
@@ -572,7 +596,7 @@ def _street_ends(
 ) -> bool:
     """``St.``: a title before a name ("St. Louis") unless a capitalised word precedes it,
     when it is a street ("Main St.") and ends a sentence before a starter."""
-    before = _token_before(text, dot - len(word), begin).strip()
+    before = _token_before(text, dot - len(word) - 1, begin)
     if before and _CAPITALISED.match(before.lstrip(_OPENERS)):
         return _starter_follows(text, following, rules)
     return False

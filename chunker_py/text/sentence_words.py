@@ -25,6 +25,7 @@ ABBREVIATIONS: dict[str, frozenset[str]] = {
     'pt': frozenset('cap dr dra etc nº p.ex prof pág sr sra srs vol'.split()),
     'ru': frozenset('y y.e а авт адм.-терр акад в вв вкз вост.-европ г гг гос гр д деп дисс дол долл др ежедн ж жен з зап зап.-европ заруб и им ин иностр инст к канд кв кг куб л л.h л.н м мин млн млрд моск муж н нед о п пгт пер пп пр просп проф р рис руб с сек см спб стр т т.д т.е т.п тел тов тт тыс у у.е ул ф ч'.split()),
     'sk': frozenset('a. d a. g. p a. i. i a. k. a a. m a. r. k a. s a. s. a. p a. v a.d a.g.p a.i.i a.k.a a.m a.s a.s.a.p a.v akad al apod arm atd atď atď. bc bros c. k c.k cca co corp csc d. c d.c doc dr drsc e. t e.t el etc ev gen hl hod i. b i.b ii iii inc ing iv jr judr k. o k.o kol konkr kt ll. m ll.m ltd m. n. m m.n.m m.o max mgr mil ml mld mr mudr mvdr n. a n. o n. w. a n.a n.o n.w.a napr naprk např nešp no nr nám nár o. c. p o. f. i o. k o. z o.c.p o.f.i o.i o.k o.z obr obv odd ods os p p. a p. n. l p. s p.a p.n.l p.s paeddr pedg ph. d ph.d phd phdr plgr pod pok pol. pr pol.pr por pozn pp pr prek prof príp písm r. o r.o red resp rndr roz rozh rsdr rtg s. a s. e. g s. r. o s.a s.e.g s.r.o skr sl slov soc sp spol sr st stor str stred sv sz súkr t. j t. z t. č t.j t.z t.č tel tis tj tr tu tvz tz tzn tzv u. s u.s ul v. sp v.sp var vi viď vs vyd vz xx z. z z.z zb zdravot zs zz zák ú. p. v. o ú.p.v.o č čs čsl š. p š.p št'.split()),
+    'uk': frozenset('акад вул г гг грн д-р див доц журн м обл пл просп проф р рр с см ст т.д т.п тис ім'.split()),
 }
 
 PREPOSITIVE: dict[str, frozenset[str]] = {
@@ -41,6 +42,7 @@ PREPOSITIVE: dict[str, frozenset[str]] = {
     'pt': frozenset('dr dra p.ex prof sr sra srs'.split()),
     'ru': frozenset('г им проф см т.е ул'.split()),
     'sk': frozenset('bc doc dr drsc ing judr mgr mudr p prof st'.split()),
+    'uk': frozenset('акад вул г д-р доц журн м обл пл просп проф ім'.split()),
 }
 
 NUMBER: dict[str, frozenset[str]] = {
@@ -82,6 +84,7 @@ TITLES: dict[str, frozenset[str]] = {
     'pl': frozenset('dr inż mgr np prof tzw'.split()),
     'pt': frozenset('dr dra p.ex prof sr sra srs'.split()),
     'ru': frozenset('г им проф см т.е ул'.split()),
+    'uk': frozenset('акад вул г д-р доц журн м обл пл просп проф ім'.split()),
 }
 
 MONTHS: dict[str, frozenset[str]] = {
