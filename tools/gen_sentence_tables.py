@@ -64,7 +64,8 @@ EXTRA_ABBREVIATIONS = {
     "da": "hr fr dr nr bl.a f.eks osv mht ca jf pga",
     "pl": "np tzw itd itp dr prof mgr inż ul nr str r ok godz",
     "ru": "г гг т.е т.д т.п см др проф ул стр с им рис тыс млн млрд",
-    "uk": "вул м г гг журн ім проф д-р доц акад тис грн ст с см див т.д т.п р рр обл пл просп",
+    "uk": "вул м г гг журн ім проф д-р доц акад тис грн ст с см див т.д т.п р рр обл пл просп "
+    "год хв чл стор вид зв т.зв",
     "el": "κ κα δρ π.χ κτλ σελ",
 }
 # pySBD's English list (which Greek and Persian inherit) holds US state codes that are also
@@ -96,13 +97,15 @@ EXTRA_NUMBER = {
     "jul aug sep sept oct nov dec",
     "de": "nr no art abs s kap abb bd ziff",
     "fr": "no n° p vol chap art fig",
-    "es": "núm no pág págs art vol cap",
+    "es": "núm no pág págs art vol cap tel ext cra ene feb mar abr may jun jul ago sep sept "
+    "oct nov dic",
     "it": "n pag art vol cap",
     "pt": "nº n pág art vol cap",
     "nl": "nr blz art",
     "da": "nr s",
     "pl": "nr s str art",
     "ru": "№ с стр ст рис",
+    "uk": "№ стор ст рис",
 }
 MONTHS = {
     "de": "Januar Jänner Februar März April Mai Juni Juli August September Oktober November "
@@ -144,7 +147,7 @@ STOPWORDS = {
     "de": "der die und das ist nicht mit sich auf dem den ein eine zu",
     "fr": "le les et est des une dans pour pas que qui sur",
     "es": "el los las y es del una por con para que se",
-    "it": "il di che è della per una sono gli non",
+    "it": "il di che è della per una sono gli non nel ha si lo",
     "pt": "o os e é do da não uma com para que em",
     "nl": "de het een en van is dat niet op voor zijn",
     "da": "og det er ikke at en til på med som",

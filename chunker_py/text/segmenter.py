@@ -35,6 +35,7 @@ words. Letter classes come from frozen tables (``sentence_chars``), never from
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from . import sentence_chars as chars
@@ -43,14 +44,29 @@ from . import sentence_words as words
 Spans = list[tuple[int, int]]
 
 
-def _class(*tables: tuple[int, ...]) -> str:
-    """The inside of a ``re`` character class matching the tables' code points."""
-    parts = []
+def _class(*tables: tuple[int, ...], extra: str = "") -> str:
+    """A pattern matching one code point of the tables (or of ``extra``).
+
+    ``re`` tests a class of code points below U+10000 against a bitmap but walks a class
+    holding higher ones range by range, 40 times slower on big classes; so the higher ones
+    get their own class behind a one-range guard.
+    """
+    low: list[str] = [re.escape(extra)] if extra else []
+    high: list[str] = []
     for table in tables:
         for i in range(0, len(table), 2):
             first, last = table[i], table[i + 1]
-            parts.append(f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}")
-    return "".join(parts)
+            if first <= 0xFFFF:
+                low.append(_range(first, min(last, 0xFFFF)))
+            if last > 0xFFFF:
+                high.append(_range(max(first, 0x10000), last))
+    if not high:
+        return f"[{''.join(low)}]"
+    return f"(?:[{''.join(low)}]|(?=[\\U00010000-\\U0010ffff])[{''.join(high)}])"
+
+
+def _range(first: int, last: int) -> str:
+    return f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}"
 
 
 _UPPER = _class(chars.UPPER)
@@ -71,18 +87,27 @@ _UNCONDITIONAL = "。！？｡．।॥؟۔։።፧။។៕᠃"
 _LATIN = ".!?…‼⁇⁈⁉"
 _CLOSER_RUN = f"(?:[{re.escape(_CLOSERS)}]|'')*"
 
-_CANDIDATE = re.compile(
-    rf"(?P<u>[{_UNCONDITIONAL}]+){_CLOSER_RUN}"
-    rf"|(?P<t>[{re.escape(_LATIN)}](?:[ ]?[{re.escape(_LATIN)}])*|(?<=[{_GREEK}])[;;]"
-    rf"|(?<=[{_ARMENIAN}])[:])"
-    rf"{_CLOSER_RUN}"
-)
+# A terminator run (one pattern that starts with one class: ``re`` then skips ahead fast).
+# ";" and ":" join it only in texts with Greek or Armenian letters (the Greek question
+# mark, the colon typed for the Armenian full stop); the run's first character tells its
+# kind.
+_L = re.escape(_LATIN)
+# joined across single spaces: ". . .", "! ! !", "Happy! ...", but not "raak. ...en"
+_RUN = f"[{_UNCONDITIONAL}{_L}]+(?:[ ](?:[{_L}](?![{_L}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*"
+_CANDIDATE = re.compile(f"({_RUN}){_CLOSER_RUN}")
+_CANDIDATE_WITH_COLONS = re.compile(f"({_RUN}|[;;:]){_CLOSER_RUN}")
+_GREEK_OR_ARMENIAN = re.compile(_class(chars.GREEK, chars.ARMENIAN))
+_GREEK_CHAR = re.compile(_GREEK)
+_ARMENIAN_CHAR = re.compile(_ARMENIAN)
+_UNCONDITIONAL_SET = frozenset(_UNCONDITIONAL)
+_QUESTION_OR_EXCLAMATION = frozenset("!?‼⁇⁈⁉")
 _LINE_BREAK = r"(?:\r\n|\r|\n)"
 _PARAGRAPH_BREAK = re.compile(rf"{_LINE_BREAK}(?:[^\S\r\n]*{_LINE_BREAK})+")
 _SPACE = re.compile(r"\s*")
 # Footnote marks ("[1]", "[2][3] [4]") and a closing quote written apart (" '' ", " ' ")
 # after a terminator stay with its sentence.
 _TRAILERS = re.compile(r"(?:\s*(?:\[[0-9]{1,3}\])+|[^\S\r\n]+(?:''|[\"'”’]))+(?=\s|\Z)")
+_TRAILER_LEADS = frozenset("[\"'”’ \t")
 _ATTACHED_FOOTNOTES = re.compile(r"(?:\[[0-9]{1,3}\])+(?=\s|\Z)")
 # A list marker: a bullet or dash, or a number, letter or roman numeral with . or ).
 _MARKER = (
@@ -90,27 +115,35 @@ _MARKER = (
     r"(?:\.\)|[.)]))"
 )
 _MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
-_LINE_ITEM = re.compile(rf"{_LINE_BREAK}[^\S\r\n]*(?={_MARKER}[^\S\r\n])")
-_INLINE_BULLET = re.compile(rf"(?<=\s)[{_BULLETS}](?=\s|[0-9])")
-_INLINE_MARKER = re.compile(
-    r"(?<!\S)(?P<value>[0-9]{1,2}|[a-z]|[ivx]{1,4})(?P<style>\.\)|\)|\.)(?=\s)"
+# (Patterns that start with one class are found fast: "\r\n" is found at its "\n".)
+_LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*(?={_MARKER}[^\S\r\n])")
+_INLINE_BULLET = re.compile(rf"(?P<at>[{_BULLETS}])(?<=\s[{_BULLETS}])(?=\s|[0-9])")
+# An inline list marker: its end (". ", ") ", ".) ") is found first, the value before it
+# then checked, since a scan that starts at every word would cost a millisecond a page.
+_MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_OTHER_SPACE = re.compile(r"(?s:.*)[^\S \n\t]")  # up to the last other white space
+_MARKER_LAST = frozenset("0123456789ivx")
+_MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
+_FIRST_MARKER = re.compile(r"[1ai](?:\.\)|[.)])(?=\s)")
+_CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
+_THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
+_STARTS = re.compile(
+    _class(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS) + r"|\.\.|…"
 )
-_THAI_SPACE = re.compile(r"(?<=[\u0e01-\u0e5b])[^\S\r\n]+(?=[\u0e01-\u0e5b])")
-_CASELESS = _class(chars.CASELESS)
-_STARTS = re.compile(rf"[{_UPPER}{_CASELESS}{_DIGIT}{re.escape(_OPENERS + _BULLETS)}]")
-_DIGIT_CHAR = re.compile(rf"[{_DIGIT}]")
-_LETTER_CHAR = re.compile(rf"[{_LETTER}]\Z")
-_CJK_CHAR = re.compile(rf"[{_CJK}]")
-_LONE_CAPITAL = re.compile(rf"[{_UPPER}] ")
-_DOT_LOWER = re.compile(rf"\.[{_LOWER}]")
-_UPPER_CHAR = re.compile(rf"[{_UPPER}]")
-_INITIAL = re.compile(rf"[{_UPPER}]\.")
-_ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?![{_WORD}])")
-_LOWER_START = re.compile(rf"[{_LOWER}]")
-_CAPITALISED = re.compile(rf"[{_UPPER}][{_LOWER}]")
-_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*([{_WORD}]+(?:['’][{_WORD}]+)?)")
-_NUMBER = re.compile(rf"[{_DIGIT}]+(?:[.,:/][{_DIGIT}]+)*\Z")
-_MULTI_PERIOD = re.compile(rf"(?:[{_LETTER}]{{1,4}}\.)+[{_LETTER}]{{1,4}}\Z")
+_DIGIT_CHAR = re.compile(_DIGIT)
+_LETTER_CHAR = re.compile(rf"{_LETTER}\Z")
+_CJK_CHAR = re.compile(_CJK)
+_LONE_CAPITAL = re.compile(rf"{_UPPER} ")
+_DOT_LOWER = re.compile(rf"\.{_LOWER}")
+_UPPER_CHAR = re.compile(_UPPER)
+_INITIAL = re.compile(rf"{_UPPER}\.")
+_ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?!{_WORD})")
+_LOWER_START = re.compile(_LOWER)
+_CAPITALISED = re.compile(rf"{_UPPER}{_LOWER}")
+_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*({_WORD}+(?:['’]{_WORD}+)?)")
+_NUMBER = re.compile(rf"{_DIGIT}+(?:[.,:/]{_DIGIT}+)*\Z")
+_MULTI_PERIOD = re.compile(rf"(?:{_LETTER}{{1,4}}\.)+{_LETTER}{{1,4}}\Z")
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
           "x": 10, "xi": 11, "xii": 12}  # fmt: skip
 # Quotations and brackets: a terminator inside one ends no sentence unless the closer
@@ -118,10 +151,12 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii":
 # inside quotes stays one sentence. Unpaired or very long ones protect nothing.
 _PAIR_LIMIT = 400
 _PAIR = re.compile(
-    "|".join(
+    # a straight double quote between two letters is a Hebrew gershayim (ד"ר), not a quote
+    f'(?<!{_LETTER})"[^"]{{1,{_PAIR_LIMIT}}}"(?!{_LETTER})|'
+    + "|".join(
         f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"
         for a, b in (
-            ('"', '"'), ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"),
+            ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"),
             ("(", ")"), ("[", "]"), ("（", "）"), ("「", "」"), ("『", "』"), ("《", "》"),
             ("【", "】"),
         )
@@ -176,8 +211,8 @@ _EXCLAMATION_WORDS = frozenset({"yahoo", "jeopardy", "joomla", "mumbai"})
 class Rules:
     """The word lists for one language plus the user's abbreviations."""
 
-    __slots__ = ("abbreviations", "language", "number", "ordinals", "prepositive", "starters",
-                 "user")  # fmt: skip
+    __slots__ = ("abbreviations", "language", "number", "ordinals", "prepositive", "special",
+                 "starters", "user")  # fmt: skip
 
     def __init__(self, language: str, user: Iterable[str] = ()) -> None:
         self.language = language
@@ -189,6 +224,11 @@ class Rules:
         self.number = words.NUMBER.get(language, words.NUMBER["en"]) | _COMMON_NUMBER
         self.starters = words.STARTERS.get(language, frozenset()) | words.STARTERS["en"]
         self.ordinals = language in ORDINAL_LANGUAGES
+        # every word whose dot needs a second look (the rest end a sentence at once)
+        self.special = (
+            self.abbreviations | self.prepositive | self.number | _ALL_PREPOSITIVE | _UNITS
+            | {"st", "ste"}
+        )  # fmt: skip
 
 
 # Abbreviations of English that turn up in technical text of any language.
@@ -210,12 +250,23 @@ def normalise_abbreviation(text: str) -> str:
 # ------------------------------------------------------------------ language
 
 
-def _script_pattern() -> re.Pattern[str]:
-    groups = [f"(?P<{name}>[{_class(getattr(chars, name))}]+)" for name in chars.SCRIPTS]
-    return re.compile("|".join(groups))
+def _script_table() -> tuple[list[int], list[str]]:
+    """Script letter runs merged into one sorted table: range starts and their script."""
+    runs = []
+    for name in chars.SCRIPTS:
+        table = getattr(chars, name)
+        runs += [(table[i], table[i + 1], name) for i in range(0, len(table), 2)]
+    runs.sort()
+    starts, names = [], []
+    for first, last, name in runs:
+        starts += [first, last + 1]
+        names += [name, ""]
+    return starts, names
 
 
-_SCRIPT_RUN = _script_pattern()
+_SCRIPT_STARTS, _SCRIPT_NAMES = _script_table()
+_LETTER_RUN = re.compile(f"{_LETTER}+")
+_LATIN_WORD = re.compile("[A-Za-zªºÀ-ÖØ-öø-ɏ]+")
 _SCRIPT_LANGUAGE = {
     "GREEK": "el", "CYRILLIC": "ru", "ARMENIAN": "hy", "HEBREW": "he", "ARABIC": "ar",
     "DEVANAGARI": "hi", "BENGALI": "bn", "THAI": "th", "ETHIOPIC": "am", "MYANMAR": "my",
@@ -230,17 +281,14 @@ for _language, _words in sorted(words.STOPWORDS.items()):
             continue  # "a", "i", "y": too many languages' and too often initials
         for _form in (_word, _word[:1].upper() + _word[1:]):
             _STOPWORD_LANGUAGES.setdefault(_form, []).append(_language)
-_STOPWORD = re.compile(
-    rf"(?<![{_WORD}])(?:{'|'.join(sorted(map(re.escape, _STOPWORD_LANGUAGES), key=len, reverse=True))})(?![{_WORD}])"
-)
 _PERSIAN_LETTERS = re.compile("[پچژگکی]")
 _URDU_LETTERS = re.compile("[ےںٹڈڑہ]")
-_SAMPLE = 4000
+_SAMPLE = 3000
 _detected: tuple[str, str] = ("", "en")
 
 
 def detect_language(text: str) -> str:
-    """The language of ``text`` from its first 4,000 code points: the script with the most
+    """The language of ``text`` from its first 3,000 code points: the script with the most
     letters (Hiragana or Katakana make Han Japanese), and for Latin script the language
     with the most function words (English when none is found)."""
     global _detected
@@ -248,9 +296,14 @@ def detect_language(text: str) -> str:
         return _detected[1]
     sample = text[:_SAMPLE]
     counts: dict[str, int] = {}
-    for match in _SCRIPT_RUN.finditer(sample):
-        name = match.lastgroup or ""
-        counts[name] = counts.get(name, 0) + match.end() - match.start()
+    ascii_only = len(sample.encode("ascii", "ignore"))
+    if (len(sample) - ascii_only) * 10 < len(sample):
+        counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
+    for run in _LETTER_RUN.findall(sample) if not counts else ():
+        # a run's script is its first letter's (a word rarely mixes scripts)
+        name = _SCRIPT_NAMES[bisect_right(_SCRIPT_STARTS, ord(run[0])) - 1]
+        if name:
+            counts[name] = counts.get(name, 0) + len(run)
     language = "en"
     if counts:
         if counts.get("HIRAGANA", 0) + counts.get("KATAKANA", 0):
@@ -296,11 +349,12 @@ def _cyrillic_language(sample: str) -> str:
 
 def _latin_language(sample: str) -> str:
     votes: dict[str, int] = {}
-    for word in _STOPWORD.findall(sample):
-        for language in _STOPWORD_LANGUAGES[word]:
-            votes[language] = votes.get(language, 0) + 1
-    best = max(votes, key=lambda language: (votes[language], language == "en", language), default="en")
-    return best if votes.get(best, 0) >= 2 else "en"
+    table = _STOPWORD_LANGUAGES
+    for word in _LATIN_WORD.findall(sample):
+        if word in table:
+            for language in table[word]:
+                votes[language] = votes.get(language, 0) + 1
+    return max(votes, key=lambda language: (votes[language], language == "en", language), default="en")
 
 
 # ------------------------------------------------------------------ boundaries
@@ -322,12 +376,16 @@ def sentence_spans(
     if language == "auto":
         language = detect_language(text)
     rules = _rules(language, tuple(abbreviations))
+    colons = bool(_GREEK_OR_ARMENIAN.search(text, start, end))
+    candidates = _CANDIDATE_WITH_COLONS if colons else _CANDIDATE
+    forced = _forced_starts(text, start, end)
+    pairs = _pairs(text, start, end)
     out: Spans = []
     position = start
     for match in _PARAGRAPH_BREAK.finditer(text, start, end):
-        _paragraph(text, position, match.start(), rules, out)
+        _paragraph(text, position, match.start(), rules, candidates, forced, pairs, out)
         position = match.end()
-    _paragraph(text, position, end, rules, out)
+    _paragraph(text, position, end, rules, candidates, forced, pairs, out)
     return out
 
 
@@ -344,29 +402,42 @@ def _rules(language: str, user: tuple[str, ...]) -> Rules:
     return found
 
 
-def _paragraph(text: str, start: int, end: int, rules: Rules, out: Spans) -> None:
+def _paragraph(
+    text: str,
+    start: int,
+    end: int,
+    rules: Rules,
+    candidates: re.Pattern[str],
+    forced: list[int],
+    pairs: list[tuple[int, int]],
+    out: Spans,
+) -> None:
     """Append the sentences of one paragraph (no blank line inside)."""
-    starts = _forced_starts(text, start, end)
-    forced = iter(starts)
-    next_forced = next(forced, end)
-    pairs = _PAIR.finditer(text, start, end) if _PAIR_OPENER.search(text, start, end) else None
-    pair = next(pairs, None) if pairs else None
+    f = bisect_right(forced, start)
+    next_forced = forced[f] if f < len(forced) and forced[f] < end else end
+    p = bisect_right(pairs, (start, end))
+    p = p - 1 if p and pairs[p - 1][1] > start else p
+    pair = pairs[p] if p < len(pairs) else _NO_PAIR
     begin = start
-    for match in _CANDIDATE.finditer(text, start, end):
-        stop = match.end()
-        while next_forced <= match.start():
+    for match in candidates.finditer(text, start, end):
+        first, stop = match.span()
+        while next_forced <= first:
             _add_trimmed(text, begin, next_forced, out)
             begin = next_forced
-            next_forced = next(forced, end)
+            f += 1
+            next_forced = forced[f] if f < len(forced) and forced[f] < end else end
         if stop <= begin:
             continue
-        if pair is not None:
-            while pair is not None and pair.end() <= match.start():
-                pair = next(pairs, None)  # type: ignore[arg-type]
-            if pair is not None and pair.start() < match.start() and stop < pair.end():
-                continue  # inside a quotation or brackets, not right before its closer
-        if match.group("u"):
+        while pair[1] <= first:
+            p += 1
+            pair = pairs[p] if p < len(pairs) else _NO_PAIR
+        if pair[0] < first and stop < pair[1]:
+            continue  # inside a quotation or brackets, not right before its closer
+        lead = text[first]
+        if lead in _UNCONDITIONAL_SET:
             cut = _unconditional_end(text, match, start, end)
+        elif lead in ";;:" and not _colon_is_a_stop(text, first, start, lead):
+            continue
         else:
             cut = _latin_end(text, match, begin, end, rules)
         if cut:
@@ -375,8 +446,30 @@ def _paragraph(text: str, start: int, end: int, rules: Rules, out: Spans) -> Non
     while next_forced < end:
         _add_trimmed(text, begin, next_forced, out)
         begin = next_forced
-        next_forced = next(forced, end)
+        f += 1
+        next_forced = forced[f] if f < len(forced) and forced[f] < end else end
     _add_trimmed(text, begin, end, out)
+
+
+_NO_PAIR = (1 << 62, 1 << 62)
+
+
+def _colon_is_a_stop(text: str, first: int, start: int, lead: str) -> bool:
+    """``;`` after a Greek letter (the question mark), ``:`` after an Armenian one."""
+    if first == start:
+        return False
+    return bool((_ARMENIAN_CHAR if lead == ":" else _GREEK_CHAR).match(text, first - 1))
+
+
+def _pairs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Quotations and bracketed passages of the range that hold no blank line."""
+    if not _PAIR_OPENER.search(text, start, end):
+        return []
+    return [
+        (m.start(), m.end())
+        for m in _PAIR.finditer(text, start, end)
+        if not _PARAGRAPH_BREAK.search(text, m.start(), m.end())
+    ]
 
 
 def _forced_starts(text: str, start: int, end: int) -> list[int]:
@@ -385,13 +478,38 @@ def _forced_starts(text: str, start: int, end: int) -> list[int]:
     if _LINE_ITEM.search(text, start, end):
         found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
     if _INLINE_BULLET.search(text, start, end):
-        found += [m.start() for m in _INLINE_BULLET.finditer(text, start, end)]
-    markers = list(_INLINE_MARKER.finditer(text, start, end))
-    if len(markers) > 1:
-        found += _inline_list_starts(text, start, markers)
+        found += [m.start("at") for m in _INLINE_BULLET.finditer(text, start, end)]
+    if _may_hold_inline_list(text, start, end):
+        markers = _inline_markers(text, start, end)
+        if len(markers) > 1:
+            found += _inline_list_starts(text, start, markers)
     if _THAI_SPACE.search(text, start, end):
         found += [m.end() for m in _THAI_SPACE.finditer(text, start, end)]
     return sorted(set(found))
+
+
+def _may_hold_inline_list(text: str, start: int, end: int) -> bool:
+    """Whether a first list marker ("1.", "a)", "i.)") stands after a space or at the start
+    (a cheap test before the full scan)."""
+    for hit in _FIRST_MARKER.finditer(text, start, end):
+        if hit.start() == start or text[hit.start() - 1].isspace():
+            return True
+    return False
+
+
+Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
+
+
+def _inline_markers(text: str, start: int, end: int) -> list[Marker]:
+    found: list[Marker] = []
+    for tail in _MARKER_TAIL.finditer(text, start, end):
+        at = tail.start()
+        if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
+            continue  # "word." : a value of two or more characters is digits or roman
+        value = _MARKER_VALUE.search(text, max(start, at - 4), at)
+        if value:
+            found.append((value.start(1), value.group(1), tail.group()))
+    return found
 
 
 def _marker_value(value: str) -> tuple[str, int]:
@@ -402,30 +520,29 @@ def _marker_value(value: str) -> tuple[str, int]:
     return ("letter", ord(value) - ord("a") + 1)
 
 
-def _inline_list_starts(text: str, start: int, markers: list[re.Match[str]]) -> list[int]:
+def _inline_list_starts(text: str, start: int, markers: list[Marker]) -> list[int]:
     """Items of an inline list: markers numbered 1, 2, 3… (or a, b, c… or i, ii, iii…) in
     the same style, the first at the paragraph's start or after a sentence end."""
     found: list[int] = []
-    run: list[re.Match[str]] = []
+    run: list[Marker] = []
 
     def close() -> None:
         if len(run) > 1:
-            found.extend(m.start() for m in run)
+            found.extend(position for position, _value, _style in run)
         run.clear()
 
     for marker in markers:
-        kind, value = _marker_value(marker.group("value"))
+        position, name, style = marker
+        kind, value = _marker_value(name)
         if run:
-            last_kind, last_value = _marker_value(run[-1].group("value"))
-            if kind == "roman" and last_kind == "letter" and marker.group("value") == "ii":
+            last_kind, last_value = _marker_value(run[-1][1])
+            if kind == "roman" and last_kind == "letter" and name == "ii":
                 last_kind = "roman"  # "i." was roman after all
-            if (kind, value) == (last_kind, last_value + 1) and marker.group(
-                "style"
-            ) == run[-1].group("style"):
+            if (kind, value) == (last_kind, last_value + 1) and style == run[-1][2]:
                 run.append(marker)
                 continue
             close()
-        if value == 1 and _starts_here(text, start, marker.start()):
+        if value == 1 and _starts_here(text, start, position):
             run.append(marker)
     close()
     return found
@@ -447,9 +564,9 @@ def _unconditional_end(text: str, match: re.Match[str], start: int, end: int) ->
         and text[stop] in _DIGITS
     ):
         return 0  # a decimal point: ３．２９
-    if stop == match.end("u") and _inside_cjk_pair(text, start, first):
+    if stop == match.end(1) and _inside_cjk_pair(text, start, first):
         return 0
-    if stop > match.end("u") and stop < end and text[stop] in _QUOTATIVE:
+    if stop > match.end(1) and stop < end and text[stop] in _QUOTATIVE:
         return 0
     return stop
 
@@ -469,24 +586,33 @@ def _inside_cjk_pair(text: str, start: int, position: int) -> bool:
 def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rules) -> int:
     """Where the sentence ends after a ``. ! ? …`` run (0: it does not end there)."""
     stop = match.end()
-    run = match.group("t")
-    closed = stop > match.end("t")
+    run = match.group(1)
+    closed = stop > match.end(1)
     if stop < end and not text[stop].isspace():
         attached = _ATTACHED_FOOTNOTES.match(text, stop, end)
         if not attached:
             return stop if _ends_without_space(text, match, begin, run, closed) else 0
         stop = attached.end()
-    trailers = _TRAILERS.match(text, stop, end)
-    if trailers:
-        stop = trailers.end()
-    following = _SPACE.match(text, stop, end).end()
+    if stop + 1 < end and text[stop + 1] in _TRAILER_LEADS:
+        trailers = _TRAILERS.match(text, stop, end)
+        if trailers:
+            stop = trailers.end()
+    following = stop + 1
+    if following < end and text[following].isspace():
+        following = _SPACE.match(text, following, end).end()
     if following >= end:
         return stop
     if not _STARTS.match(text, following):
         return 0
-    if _MARKER_ONLY.match(text, _SPACE.match(text, begin).end(), match.end()):
+    if match.start() - begin < 12 and _MARKER_ONLY.match(
+        text, _SPACE.match(text, begin).end(), match.end()
+    ):
         return 0  # "1." or "a)" alone is a list marker, not a sentence
-    if "!" in run or "?" in run or "‼" in run or "⁇" in run or "⁈" in run or "⁉" in run:
+    if run == ".":
+        if closed:
+            return stop
+        return stop if _period_ends(text, match.start(), begin, following, rules) else 0
+    if not _QUESTION_OR_EXCLAMATION.isdisjoint(run):
         if run == "!" and not closed:
             word = _word_before(text, match.start(), begin).lower()
             if word in _EXCLAMATION_WORDS and not _starter_follows(text, following, rules):
@@ -494,16 +620,16 @@ def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rul
         return stop
     if run in (";", ";", ":"):
         return stop
-    if run != ".":
-        if match.start() > begin and text[match.start() - 1] in "[(":
-            return 0  # "[...]": an omission, not an end
-        # an ellipsis before a capital ends a sentence, except spaced dots before "I"
-        if _next_word(text, following) == "I" and run.replace(" ", "") in ("...", "…"):
-            return 0
-        return stop
-    if closed:
-        return stop
-    return stop if _period_ends(text, match.start(), begin, following, rules) else 0
+    if match.start() > begin and text[match.start() - 1] in "[(":
+        return 0  # "[...]": an omission, not an end
+    # an ellipsis before a capital ends a sentence, except spaced dots before "I"
+    if (
+        rules.language == "en"
+        and run.replace(" ", "") in ("...", "…")
+        and _next_word(text, following) == "I"
+    ):
+        return 0
+    return stop
 
 
 def _ends_without_space(
@@ -532,12 +658,17 @@ def _ends_without_space(
 
 
 def _token_before(text: str, position: int, begin: int) -> str:
-    """The run of non-space characters ending at ``position``."""
-    first = position
+    """The run of non-space characters ending at ``position`` (at most 40)."""
     limit = max(begin, position - _TOKEN_LIMIT)
-    while first > limit and not text[first - 1].isspace():
-        first -= 1
-    return text[first:position]
+    first = max(
+        text.rfind(" ", limit, position),
+        text.rfind("\n", limit, position),
+        text.rfind("\t", limit, position),
+        limit - 1,
+    )
+    token = text[first + 1 : position]
+    other = _OTHER_SPACE.search(token) if token else None
+    return token[other.end() :] if other else token
 
 
 def _word_before(text: str, dot: int, begin: int) -> str:
@@ -545,7 +676,11 @@ def _word_before(text: str, dot: int, begin: int) -> str:
     token = _token_before(text, dot, begin)
     if not token and dot - 1 > begin and text[dot - 1] == " ":
         token = _token_before(text, dot - 1, begin)
-    return token.lstrip(_OPENERS)
+    word = token.lstrip(_OPENERS)
+    for apostrophe in "'’":
+        if apostrophe in word:
+            word = word.rsplit(apostrophe, 1)[1]  # elision: "l'Ing." is "Ing."
+    return word
 
 
 def _next_word(text: str, position: int) -> str:
@@ -562,11 +697,13 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
     word = _word_before(text, dot, begin)
     if not word:
         return True
+    lower = word.lower()
+    if word[-1] in _ASCII_LETTERS and len(word) > 1 and lower not in rules.special:
+        return "." not in word or _ends_after_multi_period(text, word, lower, following, rules)
     nxt = text[following]
     next_is_digit = bool(_DIGIT_CHAR.match(nxt))
     if _NUMBER.match(word):
         return _number_ends(text, dot, begin, following, word, rules)
-    lower = word.lower()
     if lower in rules.user:
         return False
     if lower in rules.number:
@@ -582,13 +719,27 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
         return not next_is_digit and _starter_follows(text, following, rules)
     if lower in _UNITS and _NUMBER.match(_token_before(text, dot - len(word) - 1, begin)):
         return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
-    if _MULTI_PERIOD.match(word) and lower not in _ATTRIBUTIVE and _UPPER_CHAR.match(nxt):
-        return True  # "Ph.D. Tom", "753 B.C. Augustus"; "e.g." and "i.e." are titles above
-    if lower in rules.abbreviations or _MULTI_PERIOD.match(word):
+    if "." in word and lower in rules.abbreviations and _MULTI_PERIOD.match(word):
+        return _ends_after_multi_period(text, word, lower, following, rules)
+    if lower in rules.abbreviations:
         if next_is_digit or _ROMAN_NUMBER.match(text, following):
             return False
         return _starter_follows(text, following, rules)
-    return True
+    return "." not in word or _ends_after_multi_period(text, word, lower, following, rules)
+
+
+def _ends_after_multi_period(
+    text: str, word: str, lower: str, following: int, rules: Rules
+) -> bool:
+    """After ``U.S.``, ``Ph.D.``, ``B.C.`` (not a known abbreviation, not a title): a
+    capital ends the sentence ("Ph.D. Tom"); ``U.S.`` and the like only before a starter."""
+    if not _MULTI_PERIOD.match(word):
+        return True  # "example.com.", "v1.2."
+    if _DIGIT_CHAR.match(text, following) or _ROMAN_NUMBER.match(text, following):
+        return False
+    if lower not in _ATTRIBUTIVE and _UPPER_CHAR.match(text, following):
+        return True
+    return _starter_follows(text, following, rules)
 
 
 def _street_ends(

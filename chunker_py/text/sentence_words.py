@@ -25,7 +25,7 @@ ABBREVIATIONS: dict[str, frozenset[str]] = {
     'pt': frozenset('cap dr dra etc nº p.ex prof pág sr sra srs vol'.split()),
     'ru': frozenset('y y.e а авт адм.-терр акад в вв вкз вост.-европ г гг гос гр д деп дисс дол долл др ежедн ж жен з зап зап.-европ заруб и им ин иностр инст к канд кв кг куб л л.h л.н м мин млн млрд моск муж н нед о п пгт пер пп пр просп проф р рис руб с сек см спб стр т т.д т.е т.п тел тов тт тыс у у.е ул ф ч'.split()),
     'sk': frozenset('a. d a. g. p a. i. i a. k. a a. m a. r. k a. s a. s. a. p a. v a.d a.g.p a.i.i a.k.a a.m a.s a.s.a.p a.v akad al apod arm atd atď atď. bc bros c. k c.k cca co corp csc d. c d.c doc dr drsc e. t e.t el etc ev gen hl hod i. b i.b ii iii inc ing iv jr judr k. o k.o kol konkr kt ll. m ll.m ltd m. n. m m.n.m m.o max mgr mil ml mld mr mudr mvdr n. a n. o n. w. a n.a n.o n.w.a napr naprk např nešp no nr nám nár o. c. p o. f. i o. k o. z o.c.p o.f.i o.i o.k o.z obr obv odd ods os p p. a p. n. l p. s p.a p.n.l p.s paeddr pedg ph. d ph.d phd phdr plgr pod pok pol. pr pol.pr por pozn pp pr prek prof príp písm r. o r.o red resp rndr roz rozh rsdr rtg s. a s. e. g s. r. o s.a s.e.g s.r.o skr sl slov soc sp spol sr st stor str stred sv sz súkr t. j t. z t. č t.j t.z t.č tel tis tj tr tu tvz tz tzn tzv u. s u.s ul v. sp v.sp var vi viď vs vyd vz xx z. z z.z zb zdravot zs zz zák ú. p. v. o ú.p.v.o č čs čsl š. p š.p št'.split()),
-    'uk': frozenset('акад вул г гг грн д-р див доц журн м обл пл просп проф р рр с см ст т.д т.п тис ім'.split()),
+    'uk': frozenset('акад вид вул г гг год грн д-р див доц журн зв м обл пл просп проф р рр с см ст стор т.д т.зв т.п тис хв чл ім'.split()),
 }
 
 PREPOSITIVE: dict[str, frozenset[str]] = {
@@ -50,7 +50,7 @@ NUMBER: dict[str, frozenset[str]] = {
     'de': frozenset('abb abs art bd ca kap no nos nr pp s ziff'.split()),
     'el': frozenset('art ext no nos p pp'.split()),
     'en': frozenset('apr art aug ch chap dec eq eqs ex ext feb fig figs jan jul jun mar no nos nov nr oct p para pp sec sep sept vol vols'.split()),
-    'es': frozenset('art cap cra ext no nos núm p pp pág págs tel vol'.split()),
+    'es': frozenset('abr ago art cap cra dic ene ext feb jul jun mar may no nos nov núm oct p pp pág págs sep sept tel vol'.split()),
     'fa': frozenset('art ext no nos p pp'.split()),
     'fr': frozenset('art chap fig no n° p vol'.split()),
     'it': frozenset('art cap n no nos nr pag pp vol'.split()),
@@ -59,6 +59,7 @@ NUMBER: dict[str, frozenset[str]] = {
     'pt': frozenset('art cap n nº pág vol'.split()),
     'ru': frozenset('рис с ст стр №'.split()),
     'sk': frozenset('no nr č'.split()),
+    'uk': frozenset('рис ст стор №'.split()),
 }
 
 STARTERS: dict[str, frozenset[str]] = {
@@ -103,7 +104,7 @@ STOPWORDS: dict[str, frozenset[str]] = {
     'es': frozenset('con del el es las los para por que se una y'.split()),
     'fi': frozenset('ei että hän ja kun mutta oli on se'.split()),
     'fr': frozenset('dans des est et le les pas pour que qui sur une'.split()),
-    'it': frozenset('che della di gli il non per sono una è'.split()),
+    'it': frozenset('che della di gli ha il lo nel non per si sono una è'.split()),
     'nl': frozenset('dat de een en het is niet op van voor zijn'.split()),
     'pl': frozenset('do i jest na nie się to w z że'.split()),
     'pt': frozenset('com da do e em não o os para que uma é'.split()),

@@ -50,7 +50,10 @@ RUNS = [
     ("Hello!? Is that you?", ["Hello!?", "Is that you?"]),
     ("Hello?! Is that you?", ["Hello?!", "Is that you?"]),
     ("Really‽ Yes. Wow‼ Fine.", ["Really‽ Yes.", "Wow‼", "Fine."]),
-    ("She works at Yahoo! in the accounting department.", ["She works at Yahoo! in the accounting department."]),
+    (
+        "She works at Yahoo! in the accounting department.",
+        ["She works at Yahoo! in the accounting department."],
+    ),
     ("What a surprise?!", ["What a surprise?!"]),
 ]
 
@@ -64,7 +67,10 @@ def test_question_and_exclamation_runs(text: str, expected: list[str]) -> None:
 ABBREVIATIONS = [
     # initials and single letters
     ("My name is Jonas E. Smith.", ["My name is Jonas E. Smith."]),
-    ("J. R. R. Tolkien wrote it. Then he rested.", ["J. R. R. Tolkien wrote it.", "Then he rested."]),
+    (
+        "J. R. R. Tolkien wrote it. Then he rested.",
+        ["J. R. R. Tolkien wrote it.", "Then he rested."],
+    ),
     ("Please turn to p. 55.", ["Please turn to p. 55."]),
     (
         "We make a good team, you and I. Did you see Albert I. Jones yesterday?",
@@ -72,7 +78,10 @@ ABBREVIATIONS = [
     ),
     # two letters and more, mid-sentence and at the end
     ("Were Jane and co. at the party?", ["Were Jane and co. at the party?"]),
-    ("They closed the deal with Pitt, Briggs & Co. at noon.", ["They closed the deal with Pitt, Briggs & Co. at noon."]),
+    (
+        "They closed the deal with Pitt, Briggs & Co. at noon.",
+        ["They closed the deal with Pitt, Briggs & Co. at noon."],
+    ),
     ("Let's ask Jane and co. They should know.", ["Let's ask Jane and co.", "They should know."]),
     (
         "They closed the deal with Pitt, Briggs & Co. It closed yesterday.",
@@ -88,10 +97,16 @@ ABBREVIATIONS = [
     ("I visited the U.S.A. last year.", ["I visited the U.S.A. last year."]),
     ("I live in the E.U. How about you?", ["I live in the E.U.", "How about you?"]),
     ("I live in the U.S. How about you?", ["I live in the U.S.", "How about you?"]),
-    ("I work for the U.S. Government in Virginia.", ["I work for the U.S. Government in Virginia."]),
+    (
+        "I work for the U.S. Government in Virginia.",
+        ["I work for the U.S. Government in Virginia."],
+    ),
     ("I have lived in the U.S. for 20 years.", ["I have lived in the U.S. for 20 years."]),
     ("She earned her Ph.D. Tom was impressed.", ["She earned her Ph.D.", "Tom was impressed."]),
-    ("Rome was founded in 753 B.C. Augustus came later.", ["Rome was founded in 753 B.C.", "Augustus came later."]),
+    (
+        "Rome was founded in 753 B.C. Augustus came later.",
+        ["Rome was founded in 753 B.C.", "Augustus came later."],
+    ),
     ("Wake up at 7 a.m. and go.", ["Wake up at 7 a.m. and go."]),
 ]
 
@@ -107,7 +122,10 @@ CONTEXT = [
     ("It is No. 5 on the list.", ["It is No. 5 on the list."]),
     ("The answer was no. Then we left.", ["The answer was no.", "Then we left."]),
     ("See Art. 5 and Fig. 2 for details.", ["See Art. 5 and Fig. 2 for details."]),
-    ("She arrived on Feb. 5, 1995, after a long flight.", ["She arrived on Feb. 5, 1995, after a long flight."]),
+    (
+        "She arrived on Feb. 5, 1995, after a long flight.",
+        ["She arrived on Feb. 5, 1995, after a long flight."],
+    ),
     # "St." before a name is Saint; after a capitalised word it is a street
     (
         "St. Michael's Church is on 5th st. near the light.",
@@ -130,7 +148,10 @@ NUMBERS = [
     ("Pi is 3.14 today. Good.", ["Pi is 3.14 today.", "Good."]),
     ("She has $100.00 in her bag.", ["She has $100.00 in her bag."]),
     ("She has $100.00. It is in her bag.", ["She has $100.00.", "It is in her bag."]),
-    ("Die Stadt hat 1.000.000 Einwohner. Sie wächst.", ["Die Stadt hat 1.000.000 Einwohner.", "Sie wächst."]),
+    (
+        "Die Stadt hat 1.000.000 Einwohner. Sie wächst.",
+        ["Die Stadt hat 1.000.000 Einwohner.", "Sie wächst."],
+    ),
     ("Es kostet 5.300,25 Euro. Das ist viel.", ["Es kostet 5.300,25 Euro.", "Das ist viel."]),
     (
         "You can find it at N°. 1026.253.553. That is where the treasure is.",
@@ -138,9 +159,18 @@ NUMBERS = [
     ),
     # German ordinals: a day before a month, an ordinal before a noun (seed 002's limit)
     ("Wir treffen uns am 3. Oktober in Berlin.", ["Wir treffen uns am 3. Oktober in Berlin."]),
-    ("Am 24. Dezember ist Heiligabend. Dann kommt Weihnachten.", ["Am 24. Dezember ist Heiligabend.", "Dann kommt Weihnachten."]),
-    ("Das war der 2. Weltkrieg und er war furchtbar.", ["Das war der 2. Weltkrieg und er war furchtbar."]),
-    ("Er wurde im Rennen 3. Dann ging er nach Hause.", ["Er wurde im Rennen 3.", "Dann ging er nach Hause."]),
+    (
+        "Am 24. Dezember ist Heiligabend. Dann kommt Weihnachten.",
+        ["Am 24. Dezember ist Heiligabend.", "Dann kommt Weihnachten."],
+    ),
+    (
+        "Das war der 2. Weltkrieg und er war furchtbar.",
+        ["Das war der 2. Weltkrieg und er war furchtbar."],
+    ),
+    (
+        "Er wurde im Rennen 3. Dann ging er nach Hause.",
+        ["Er wurde im Rennen 3.", "Dann ging er nach Hause."],
+    ),
     ("Vi ses den 1. januar i Oslo.", ["Vi ses den 1. januar i Oslo."]),
 ]
 
@@ -163,7 +193,10 @@ LISTS = [
         ["a. The first item", "b. The second item", "c. The third list item"],
     ),
     ("i.) The first item ii.) The second item", ["i.) The first item", "ii.) The second item"]),
-    ("Here are the rules:\n* Be kind\n* Be honest", ["Here are the rules:", "* Be kind", "* Be honest"]),
+    (
+        "Here are the rules:\n* Be kind\n* Be honest",
+        ["Here are the rules:", "* Be kind", "* Be honest"],
+    ),
     ("Steps\n1. open the box\n2. take it out", ["Steps", "1. open the box", "2. take it out"]),
     ("(1) foo\n(2) bar", ["(1) foo", "(2) bar"]),
     ("Point 1) and 3) only.", ["Point 1) and 3) only."]),
@@ -176,12 +209,21 @@ def test_list_markers(text: str, expected: list[str]) -> None:
 
 
 ADDRESSES = [
-    ("Her email is Jane.Doe@example.com. I sent her an email.", ["Her email is Jane.Doe@example.com.", "I sent her an email."]),
+    (
+        "Her email is Jane.Doe@example.com. I sent her an email.",
+        ["Her email is Jane.Doe@example.com.", "I sent her an email."],
+    ),
     (
         "The site is: https://www.example.50.com/new-site/awesome_content.html. Please check it out.",
-        ["The site is: https://www.example.50.com/new-site/awesome_content.html.", "Please check it out."],
+        [
+            "The site is: https://www.example.50.com/new-site/awesome_content.html.",
+            "Please check it out.",
+        ],
     ),
-    ("Open config.yaml and README.md first. Then run it.", ["Open config.yaml and README.md first.", "Then run it."]),
+    (
+        "Open config.yaml and README.md first. Then run it.",
+        ["Open config.yaml and README.md first.", "Then run it."],
+    ),
     ("Visit www.Example.com for more.", ["Visit www.Example.com for more."]),
 ]
 
@@ -192,12 +234,17 @@ def test_email_addresses_urls_and_file_names(text: str, expected: list[str]) -> 
 
 
 ELLIPSES = [
-    ("I never meant that.... She left the store.", ["I never meant that....", "She left the store."]),
+    (
+        "I never meant that.... She left the store.",
+        ["I never meant that....", "She left the store."],
+    ),
     ("Wait… What now? And then… nothing.", ["Wait…", "What now?", "And then… nothing."]),
     ("Wait... What now?", ["Wait...", "What now?"]),
     (
         "I wasn’t really ... well, what I mean...see . . . what I'm saying, the thing is . . . I didn’t mean it.",
-        ["I wasn’t really ... well, what I mean...see . . . what I'm saying, the thing is . . . I didn’t mean it."],
+        [
+            "I wasn’t really ... well, what I mean...see . . . what I'm saying, the thing is . . . I didn’t mean it."
+        ],
     ),
     (
         '"Bohr [...] used the analogy of parallel stairways [...]" (Smith 55).',
@@ -215,18 +262,38 @@ def test_ellipses(text: str, expected: list[str]) -> None:
 
 
 QUOTES = [
-    ('She turned to him, "This is great." she said.', ['She turned to him, "This is great." she said.']),
-    ('She turned to him, "This is great." She held the book.', ['She turned to him, "This is great."', "She held the book."]),
-    ("She turned to him, 'This is great.' she said.", ["She turned to him, 'This is great.' she said."]),
-    ('"Stop." She left. He said "Go!" Then ran.', ['"Stop."', "She left.", 'He said "Go!"', "Then ran."]),
+    (
+        'She turned to him, "This is great." she said.',
+        ['She turned to him, "This is great." she said.'],
+    ),
+    (
+        'She turned to him, "This is great." She held the book.',
+        ['She turned to him, "This is great."', "She held the book."],
+    ),
+    (
+        "She turned to him, 'This is great.' she said.",
+        ["She turned to him, 'This is great.' she said."],
+    ),
+    (
+        '"Stop." She left. He said "Go!" Then ran.',
+        ['"Stop."', "She left.", 'He said "Go!"', "Then ran."],
+    ),
     ("(See above.) Next one.", ["(See above.)", "Next one."]),
     (
         "He teaches science (He previously worked for 5 years as an engineer.) at the local University.",
-        ["He teaches science (He previously worked for 5 years as an engineer.) at the local University."],
+        [
+            "He teaches science (He previously worked for 5 years as an engineer.) at the local University."
+        ],
     ),
     ('"How many? I don\'t know." Then silence.', ['"How many? I don\'t know."', "Then silence."]),
-    ("Check the reference [page. 42] for details. Fine.", ["Check the reference [page. 42] for details.", "Fine."]),
-    ("Il a dit «Oui.» Puis il est parti. «Non», dit-elle.", ["Il a dit «Oui.»", "Puis il est parti.", "«Non», dit-elle."]),
+    (
+        "Check the reference [page. 42] for details. Fine.",
+        ["Check the reference [page. 42] for details.", "Fine."],
+    ),
+    (
+        "Il a dit «Oui.» Puis il est parti. «Non», dit-elle.",
+        ["Il a dit «Oui.»", "Puis il est parti.", "«Non», dit-elle."],
+    ),
     ("Er sagte „Hallo.“ Dann ging er.", ["Er sagte „Hallo.“", "Dann ging er."]),
     ("Sie rief »Halt!« Alle blieben stehen.", ["Sie rief »Halt!«", "Alle blieben stehen."]),
     ("Hydrogen is a gas.[1] It burns.", ["Hydrogen is a gas.[1]", "It burns."]),
@@ -242,7 +309,12 @@ def test_terminators_inside_quotes_and_brackets(text: str, expected: list[str]) 
 NO_SPACE = [
     (
         "Hello world.Today is Tuesday.Mr. Smith went to the store and bought 1,000.That is a lot.",
-        ["Hello world.", "Today is Tuesday.", "Mr. Smith went to the store and bought 1,000.", "That is a lot."],
+        [
+            "Hello world.",
+            "Today is Tuesday.",
+            "Mr. Smith went to the store and bought 1,000.",
+            "That is a lot.",
+        ],
     ),
     ("Is it?Yes it is!Good.", ["Is it?", "Yes it is!", "Good."]),
 ]
@@ -259,7 +331,10 @@ SCRIPTS = [
     ("La Sra. García llegó. Bien.", ["La Sra. García llegó.", "Bien."]),
     # Chinese and Japanese: unconditional full stops, brackets kept with their sentence
     ("我爱你。你好！真的吗？好的．", ["我爱你。", "你好！", "真的吗？", "好的．"]),
-    ("我们明天一起去看《摔跤吧！爸爸》好吗？好！", ["我们明天一起去看《摔跤吧！爸爸》好吗？", "好！"]),
+    (
+        "我们明天一起去看《摔跤吧！爸爸》好吗？好！",
+        ["我们明天一起去看《摔跤吧！爸爸》好吗？", "好！"],
+    ),
     ("他说：“你好。”然后走了。", ["他说：“你好。”", "然后走了。"]),
     ("真的吗?好的!", ["真的吗?", "好的!"]),
     ("「東京」に行きました。「はい」", ["「東京」に行きました。", "「はい」"]),
@@ -275,7 +350,10 @@ SCRIPTS = [
     ("यह एक वाक्य है। यह दूसरा है॥ तीसरा", ["यह एक वाक्य है।", "यह दूसरा है॥", "तीसरा"]),
     ("हा एक वाक्य आहे।हे दुसरे आहे।", ["हा एक वाक्य आहे।", "हे दुसरे आहे।"]),
     # Armenian full stop (and the colon typed for it)
-    ("Սա առաջին նախադասությունն է։ Սա երկրորդն է։", ["Սա առաջին նախադասությունն է։", "Սա երկրորդն է։"]),
+    (
+        "Սա առաջին նախադասությունն է։ Սա երկրորդն է։",
+        ["Սա առաջին նախադասությունն է։", "Սա երկրորդն է։"],
+    ),
     ("Կարող ե՞նք միասին աշխատել: Գուցե այո:", ["Կարող ե՞նք միասին աշխատել:", "Գուցե այո:"]),
     # Amharic, Burmese, Khmer
     ("ይህ የመጀመሪያ ነው። ይህ ሁለተኛ ነው፧ አዎ።", ["ይህ የመጀመሪያ ነው።", "ይህ ሁለተኛ ነው፧", "አዎ።"]),
@@ -290,7 +368,10 @@ SCRIPTS = [
     ("ฉันไปตลาด เธอไปโรงเรียน", ["ฉันไปตลาด", "เธอไปโรงเรียน"]),
     # Hebrew, Russian, Ukrainian, Korean
     ("זה משפט. זה עוד משפט! ומה?", ["זה משפט.", "זה עוד משפט!", "ומה?"]),
-    ("Это было в 1990 г. в Москве. Потом т.е. позже.", ["Это было в 1990 г. в Москве.", "Потом т.е. позже."]),
+    (
+        "Это было в 1990 г. в Москве. Потом т.е. позже.",
+        ["Это было в 1990 г. в Москве.", "Потом т.е. позже."],
+    ),
     ("Ми живемо в м. Київ на вул. Лесі Українки.", ["Ми живемо в м. Київ на вул. Лесі Українки."]),
     ("안녕하세요. 반갑습니다! 잘 지내요?", ["안녕하세요.", "반갑습니다!", "잘 지내요?"]),
 ]
@@ -302,9 +383,18 @@ def test_scripts(text: str, expected: list[str]) -> None:
 
 
 BREAKS = [
-    ("First para\n\nsecond para no stop\r\n \r\nthird", ["First para", "second para no stop", "third"]),
-    ("line one\nstill the same sentence. New one.", ["line one\nstill the same sentence.", "New one."]),
-    ("Multi line sentence\nWe should not split this", ["Multi line sentence\nWe should not split this"]),
+    (
+        "First para\n\nsecond para no stop\r\n \r\nthird",
+        ["First para", "second para no stop", "third"],
+    ),
+    (
+        "line one\nstill the same sentence. New one.",
+        ["line one\nstill the same sentence.", "New one."],
+    ),
+    (
+        "Multi line sentence\nWe should not split this",
+        ["Multi line sentence\nWe should not split this"],
+    ),
 ]
 
 
