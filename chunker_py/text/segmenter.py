@@ -32,6 +32,8 @@ words. Letter classes come from frozen tables (``sentence_chars``), never from
 ``unicodedata``, so CPython and Pyodide find the same sentences.
 """
 
+# ruff: noqa: RUF001, RUF002, RUF003  (the rules name punctuation of many scripts)
+
 from __future__ import annotations
 
 import re
@@ -121,6 +123,9 @@ _INLINE_BULLET = re.compile(rf"(?P<at>[{_BULLETS}])(?<=\s[{_BULLETS}])(?=\s|[0-9
 # An inline list marker: its end (". ", ") ", ".) ") is found first, the value before it
 # then checked, since a scan that starts at every word would cost a millisecond a page.
 _MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
+_PLAIN_OPENERS = "\"'“‘«„(["
+_PLAIN_WORD = re.compile(rf"{_LETTER}+|[0-9][0-9,]*")
+_AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _OTHER_SPACE = re.compile(r"(?s:.*)[^\S \n\t]")  # up to the last other white space
 _MARKER_LAST = frozenset("0123456789ivx")
@@ -137,7 +142,7 @@ _CJK_CHAR = re.compile(_CJK)
 _LONE_CAPITAL = re.compile(rf"{_UPPER} ")
 _DOT_LOWER = re.compile(rf"\.{_LOWER}")
 _UPPER_CHAR = re.compile(_UPPER)
-_INITIAL = re.compile(rf"{_UPPER}\.")
+_SPACED_LETTER = re.compile(rf"{_LETTER}\.")
 _ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?!{_WORD})")
 _LOWER_START = re.compile(_LOWER)
 _CAPITALISED = re.compile(rf"{_UPPER}{_LOWER}")
@@ -232,15 +237,59 @@ class Rules:
 
 
 # Abbreviations of English that turn up in technical text of any language.
-_COMMON = frozenset("e.g i.e etc vs cf fig no nr p pp vol ca approx a.m p.m dr mr mrs ms prof".split())
+_COMMON = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "fig",
+        "no",
+        "nr",
+        "p",
+        "pp",
+        "vol",
+        "ca",
+        "approx",
+        "a.m",
+        "p.m",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "prof",
+    ]
+)
 
 
-_COMMON_NUMBER = frozenset("no nr n° nº № p pp".split())
-_UNITS = frozenset("ft in lb lbs oz yd yds mi sq cu hr hrs min sec km kg cm mm".split())
+_COMMON_NUMBER = frozenset(["no", "nr", "n°", "nº", "№", "p", "pp"])
+_UNITS = frozenset(
+    [
+        "ft",
+        "in",
+        "lb",
+        "lbs",
+        "oz",
+        "yd",
+        "yds",
+        "mi",
+        "sq",
+        "cu",
+        "hr",
+        "hrs",
+        "min",
+        "sec",
+        "km",
+        "kg",
+        "cm",
+        "mm",
+    ]
+)
 # Multi-period abbreviations used before a noun ("the U.S. Government"): like "etc." they
 # end a sentence only before a typical starter; other ones ("Ph.D.", "B.C.") before any
 # capital.
-_ATTRIBUTIVE = frozenset("u.s u.k u.n e.u u.s.a a.m p.m".split())
+_ATTRIBUTIVE = frozenset(["u.s", "u.k", "u.n", "e.u", "u.s.a", "a.m", "p.m"])
 
 
 def normalise_abbreviation(text: str) -> str:
@@ -354,7 +403,9 @@ def _latin_language(sample: str) -> str:
         if word in table:
             for language in table[word]:
                 votes[language] = votes.get(language, 0) + 1
-    return max(votes, key=lambda language: (votes[language], language == "en", language), default="en")
+    return max(
+        votes, key=lambda language: (votes[language], language == "en", language), default="en"
+    )
 
 
 # ------------------------------------------------------------------ boundaries
@@ -513,7 +564,7 @@ def _inline_markers(text: str, start: int, end: int) -> list[Marker]:
 
 
 def _marker_value(value: str) -> tuple[str, int]:
-    if value.isdigit():
+    if value[0] in "0123456789":
         return ("number", int(value))
     if value in _ROMAN and value != "v" and value != "x":
         return ("roman", _ROMAN[value])
@@ -599,13 +650,13 @@ def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rul
             stop = trailers.end()
     following = stop + 1
     if following < end and text[following].isspace():
-        following = _SPACE.match(text, following, end).end()
+        following = _skip_space(text, following, end)
     if following >= end:
         return stop
     if not _STARTS.match(text, following):
         return 0
     if match.start() - begin < 12 and _MARKER_ONLY.match(
-        text, _SPACE.match(text, begin).end(), match.end()
+        text, _skip_space(text, begin, end), match.end()
     ):
         return 0  # "1." or "a)" alone is a list marker, not a sentence
     if run == ".":
@@ -632,6 +683,11 @@ def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rul
     return stop
 
 
+def _skip_space(text: str, position: int, end: int) -> int:
+    found = _SPACE.match(text, position, end)
+    return found.end() if found else position
+
+
 def _ends_without_space(
     text: str, match: re.Match[str], begin: int, run: str, closed: bool
 ) -> bool:
@@ -647,14 +703,16 @@ def _ends_without_space(
         return False
     if not (_LOWER_START.match(before) or before in _DIGITS):
         return False
-    token = _token_before(text, dot, begin)
-    if "@" in token or "/" in token or ":" in token or "." in token or len(token) < 2:
+    # only between plain words: not in "typing.Annotated", "annotated_types.Interval",
+    # "jane.Doe@example.com" or "www.Site.com"
+    token = _token_before(text, dot, begin).lstrip(_PLAIN_OPENERS)
+    if len(token) < 2 or not _PLAIN_WORD.fullmatch(token):
         return False
     following_token = _NEXT_WORD.match(text, stop)
     after = following_token.end() if following_token else stop
-    if after < len(text) and text[after] in "@/:_":
+    if after < len(text) and text[after] not in _AFTER_PLAIN_WORD:
         return False
-    return not _DOT_LOWER.match(text, after)  # not a host or file name: "www.Site.com"
+    return not _DOT_LOWER.match(text, after)
 
 
 def _token_before(text: str, position: int, begin: int) -> str:
@@ -714,8 +772,12 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
         return False
     single = len(word) == 1 and bool(_LETTER_CHAR.match(word))
     if single:
-        if _INITIAL.match(text, following):
-            return False  # "J. R. R. Tolkien", "U. A. E."
+        if _SPACED_LETTER.match(text, following) or _SPACED_LETTER.fullmatch(
+            _token_before(text, dot - 2, begin)
+        ):
+            return False  # "J. R. R. Tolkien", "U. A. E.", "z. B.", "т. б."
+        if _LOWER_START.match(word) and lower not in rules.abbreviations:
+            return True  # "ends just before b. Splitting": a variable, not an initial
         return not next_is_digit and _starter_follows(text, following, rules)
     if lower in _UNITS and _NUMBER.match(_token_before(text, dot - len(word) - 1, begin)):
         return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
@@ -742,9 +804,7 @@ def _ends_after_multi_period(
     return _starter_follows(text, following, rules)
 
 
-def _street_ends(
-    text: str, dot: int, begin: int, following: int, word: str, rules: Rules
-) -> bool:
+def _street_ends(text: str, dot: int, begin: int, following: int, word: str, rules: Rules) -> bool:
     """``St.``: a title before a name ("St. Louis") unless a capitalised word precedes it,
     when it is a street ("Main St.") and ends a sentence before a starter."""
     before = _token_before(text, dot - len(word) - 1, begin)
@@ -753,18 +813,21 @@ def _street_ends(
     return False
 
 
-def _number_ends(
-    text: str, dot: int, begin: int, following: int, word: str, rules: Rules
-) -> bool:
+def _number_ends(text: str, dot: int, begin: int, following: int, word: str, rules: Rules) -> bool:
     """After a number: a day before a month name or an ordinal before a noun goes on."""
     nxt = _next_word(text, following)
     if len(word) <= 2 and nxt in _ALL_MONTHS:
         return False
-    if rules.ordinals and len(word) <= 3 and nxt and nxt not in rules.starters:
-        if _CAPITALISED.match(nxt) or _LOWER_START.match(nxt):
-            previous = _token_before(text, dot - len(word) - 1, begin)
-            if previous and _LOWER_START.match(previous):
-                return False  # "am 3. Oktober", "der 2. Weltkrieg", "die 3. Klasse"
+    if (
+        rules.ordinals
+        and len(word) <= 3
+        and nxt
+        and nxt not in rules.starters
+        and (_CAPITALISED.match(nxt) or _LOWER_START.match(nxt))
+    ):
+        previous = _token_before(text, dot - len(word) - 1, begin)
+        if previous and _LOWER_START.match(previous):
+            return False  # "am 3. Oktober", "der 2. Weltkrieg", "die 3. Klasse"
     return True
 
 

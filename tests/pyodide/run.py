@@ -3,9 +3,10 @@
 Installs pure-Python wheels of pytest, Hypothesis, the runtime dependencies and wcwidth (the
 grapheme tests' reference) for Pyodide's Python into ``.cache/pyodide-site`` (once), then
 starts ``run_core_tests.mjs``. LangChain (which needs compiled extensions), the reference
-tokenizers (tiktoken, HF tokenizers) and subprocess-based tests are left out: they run in
-CPython. The tokenizers' data files are read from chunker_py/_data/ in the mounted
-repository, so build them first (``python build.py``).
+tokenizers (tiktoken, HF tokenizers), the reference sentence segmenters (pySBD, sentencex),
+the table generators and subprocess-based tests are left out: they run in CPython. The
+tokenizers' data files are read from chunker_py/_data/ in the mounted repository, so build
+them first (``python build.py``).
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ DEFAULT_ARGS = [
     "--ignore=tests/core/test_tokenizer_references.py",
     "--ignore=tests/core/test_tokens_langchain.py",
     "--ignore=tests/core/test_presets.py",
+    "--ignore=tests/core/sentences/test_sentence_references.py",
+    "--ignore=tests/core/sentences/test_sentence_tables.py",
     "-q",
 ]
 

@@ -7,7 +7,7 @@ code happens to return; where the references disagree with each other the docstr
 the family says which reading is kept.
 """
 
-# ruff: noqa: RUF001  (the tables hold fullwidth and curly punctuation on purpose)
+# ruff: noqa: RUF001, E501  (tables of cases: fullwidth and curly punctuation, one case a line)
 
 from __future__ import annotations
 
