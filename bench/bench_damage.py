@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import chunker_py._analysis as analysis_module  # noqa: E402
+import chunker_py.pipeline.analysis as analysis_module  # noqa: E402
 from chunker_py import Settings, analyse, compare, damage_of  # noqa: E402
 
 TABLE = "| key | value | note |\n|---|---|---|\n" + "".join(

@@ -210,9 +210,9 @@ for _bm, _bp in [
     ("preview", "Preview.show"), ("preview", "to_json"), ("records", "Records.show"),
     ("records", "to_json"), ("chart", "show"), ("histogram", "show"),
     ("chunkmap", "ChunkMap.show"), ("export", "Export.show"),
-    ("chunker_py._analysis", "TextIndex"), ("chunker_py._analysis", "tradeoffs"),
-    ("chunker_py._analysis", "summarise"), ("chunker_py._analysis", "_warnings"),
-    ("chunker_py._analysis", "build_chunks"),
+    ("chunker_py.pipeline.analysis", "TextIndex"), ("chunker_py.pipeline.analysis", "tradeoffs"),
+    ("chunker_py.pipeline.analysis", "summarise"), ("chunker_py.pipeline.analysis", "_warnings"),
+    ("chunker_py.pipeline.analysis", "build_chunks"),
 ]:
     _bwrap(_bm, _bp)
 # inspector's own names (imported with `from chunker_py import ...`)

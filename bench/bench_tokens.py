@@ -59,7 +59,7 @@ def median_ms(fn: Callable[[], object], repeat: int) -> float:
 
 def cold_load_ms(name: str) -> float:
     """First use in a fresh interpreter (this one, when called from a new process)."""
-    from chunker_py._tokenizers import get_tokenizer
+    from chunker_py.tokenizers import get_tokenizer
 
     started = time.perf_counter()
     get_tokenizer(name).count("x")
@@ -68,7 +68,7 @@ def cold_load_ms(name: str) -> float:
 
 def fresh_copy(name: str) -> object:
     """The loaded tokenizer with its caches emptied (data stays loaded)."""
-    from chunker_py._tokenizers import get_tokenizer
+    from chunker_py.tokenizers import get_tokenizer
 
     tokenizer = get_tokenizer(name)
     tokenizer.count("x")
@@ -80,7 +80,7 @@ def fresh_copy(name: str) -> object:
 
 
 def recount_ms(name: str, text: str, repeat: int = 7) -> dict[str, float]:
-    from chunker_py._tokenizers import get_tokenizer
+    from chunker_py.tokenizers import get_tokenizer
 
     def cold() -> None:
         fresh_copy(name).count(text)  # type: ignore[attr-defined]

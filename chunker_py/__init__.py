@@ -5,7 +5,25 @@ page. Everything is computed from code-point spans. Splitting modes are register
 ``MODES``; every setting is described in ``FIELDS``.
 """
 
-from ._analysis import (
+from .config.links import settings_from_fragment, settings_to_fragment
+from .config.settings import (
+    DEFAULT_SEPARATORS,
+    DEPENDS,
+    EDGES,
+    FIELDS,
+    Settings,
+    parse_separators,
+    parse_settings,
+)
+from .engine.errors import ChunkerError, DocumentError, ResultError, SettingError
+from .engine.fields import Field, read_whole
+from .engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from .engine.spans import Span, SpanMeta, window_count
+from .io.records import download_name, record, to_csv, to_jsonl
+from .measures.damage import ChunkDamage, Damage
+from .modes.presets import PRESET_LABELS, PRESETS
+from .modes.registry import MODES, Mode
+from .pipeline.analysis import (
     Analysis,
     Chunk,
     Summary,
@@ -13,7 +31,6 @@ from ._analysis import (
     Tradeoff,
     analyse,
     build_chunks,
-    check_document,
     comparison_sizes,
     count_chunks,
     damage_of,
@@ -24,31 +41,13 @@ from ._analysis import (
     text_index,
     tradeoffs,
 )
-from ._compare import Row, compare, damage_by_size, row_settings
-from ._damage import ChunkDamage, Damage
-from ._document import decode_document
-from ._engine import Span, SpanMeta, window_count
-from ._errors import ChunkerError, DocumentError, ResultError, SettingError
-from ._fields import Field, read_whole
-from ._limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
-from ._links import settings_from_fragment, settings_to_fragment
-from ._modes import MODES, Mode
-from ._presets import PRESET_LABELS, PRESETS
-from ._records import download_name, record, to_csv, to_jsonl
-from ._sentences import sentence_spans
-from ._settings import (
-    DEFAULT_SEPARATORS,
-    DEPENDS,
-    EDGES,
-    FIELDS,
-    Settings,
-    parse_separators,
-    parse_settings,
-)
+from .pipeline.compare import Row, compare, damage_by_size, row_settings
+from .text.documents import check_document, decode_document
+from .text.sentences import sentence_spans
 
 __version__ = "0.2.0"
 
-from ._tokenizers import TOKENIZERS, Tokenizer, get_tokenizer, tokenizer_loaded
+from .tokenizers import TOKENIZERS, Tokenizer, get_tokenizer, tokenizer_loaded
 
 __all__ = [
     "DEFAULT_SEPARATORS",

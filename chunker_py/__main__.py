@@ -1,5 +1,5 @@
 import sys
 
-from ._cli import main
+from .io.cli import main
 
 sys.exit(main())

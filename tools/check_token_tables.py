@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from chunker_py._tokenizers import get_tokenizer  # noqa: E402
+from chunker_py.tokenizers import get_tokenizer  # noqa: E402
 from tests.core.token_references import reference_count  # noqa: E402
 
 CONTEXTS = ["a{0}b", " {0}{0}", "1{0}'s", "\n{0} x", "A{0}a", "{0}\u0301z", "'{0}", " {0}\n"]

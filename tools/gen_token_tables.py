@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Write the Unicode tables the tokenizers need, frozen, into chunker_py/_tokenizers/.
+"""Write the Unicode tables the tokenizers need, frozen, into chunker_py/tokenizers/.
 
-_unicode_classes.py  the classes of tiktoken's split patterns (also used for `words`)
-_bert_tables.py      BERT uncased normaliser and pre-tokenizer behaviour (for `wordpiece`)
+unicode_classes.py   the classes of tiktoken's split patterns (also used for `words`)
+bert_tables.py       BERT uncased normaliser and pre-tokenizer behaviour (for `wordpiece`)
 
 Dev-only (run once, commit the output). Needs `regex`, `tokenizers` and `unicodedata2`
 16.0.0 (Unicode 16, the version of the Rust regex tables inside tiktoken 0.14), e.g.:
@@ -38,7 +38,7 @@ import unicodedata2
 from tokenizers import normalizers, pre_tokenizers
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = ROOT / "chunker_py" / "_tokenizers"
+PACKAGE = ROOT / "chunker_py" / "tokenizers"
 ALL = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
 HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
 
@@ -250,7 +250,7 @@ def render_bert() -> str:
 
 
 def main() -> int:
-    outputs = {"_unicode_classes.py": render_classes, "_bert_tables.py": render_bert}
+    outputs = {"unicode_classes.py": render_classes, "bert_tables.py": render_bert}
     for name, render in outputs.items():
         if sys.argv[1:] and name not in sys.argv[1:]:
             continue

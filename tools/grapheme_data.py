@@ -1,4 +1,4 @@
-"""Regenerate ``chunker_py/_grapheme_data.py`` from the tables that ``wcwidth`` ships.
+"""Regenerate ``chunker_py/text/grapheme_data.py`` from the tables that ``wcwidth`` ships.
 
 Run ``python tools/grapheme_data.py`` with the ``wcwidth`` pinned in requirements-test.txt
 installed. The page then needs no grapheme dependency at run time: the break properties
@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-TARGET = ROOT / "chunker_py" / "_grapheme_data.py"
+TARGET = ROOT / "chunker_py" / "text" / "grapheme_data.py"
 
-# wcwidth table name -> value; the order and numbers are those of chunker_py._graphemes
+# wcwidth table name -> value; the order and numbers are those of chunker_py.text.graphemes
 CLASSES = (
     ("GRAPHEME_CR", 1),
     ("GRAPHEME_LF", 2),

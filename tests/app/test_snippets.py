@@ -19,7 +19,7 @@ import langchain_text_splitters as langchain
 import pytest
 
 from chunker_py import PRESETS, Settings, analyse, to_jsonl
-from chunker_py._cli import run
+from chunker_py.io.cli import run
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "app"))

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser
 
-from chunker_py._graphemes import CONSONANT, Graphemes, boundaries, properties
+from chunker_py.text.graphemes import CONSONANT, Graphemes, boundaries, properties
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import chunker_py._analysis as analysis_module
+import chunker_py.pipeline.analysis as analysis_module
 from chunker_py import (
     MODES,
     Damage,
@@ -28,10 +28,10 @@ from chunker_py import (
     sizer_for,
     to_jsonl,
 )
-from chunker_py._blocks import markdown_blocks
-from chunker_py._cli import run
-from chunker_py._damage import SPACELESS, mid_word, spaceless
-from chunker_py._sentence import FALLBACK
+from chunker_py.io.cli import run
+from chunker_py.measures.damage import SPACELESS, mid_word, spaceless
+from chunker_py.modes.sentence import FALLBACK
+from chunker_py.text.blocks import markdown_blocks
 
 from .conftest import texts
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunker_py._graphemes import (
+from chunker_py.text.graphemes import (
     CONSONANT,
     CONTROL,
     CR,
@@ -117,7 +117,7 @@ def test_every_position_agrees_with_wcwidth(text: str) -> None:
 def test_every_pair_of_break_values_agrees_with_wcwidth() -> None:
     """One representative per distinct property value, in every ordered pair and after
     each of a few contexts (pictograph + ZWJ, a consonant + virama, a regional indicator)."""
-    from chunker_py._graphemes import _table
+    from chunker_py.text.graphemes import _table
 
     starts, values = _table()
     representatives: dict[int, str] = {}

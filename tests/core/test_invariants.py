@@ -16,7 +16,7 @@ from chunker_py import (
     tradeoffs,
     window_count,
 )
-from chunker_py._analysis import sizer_for
+from chunker_py.pipeline.analysis import sizer_for
 
 from .conftest import any_text, settings_strategy, texts
 
@@ -196,7 +196,7 @@ def test_a_window_of_records_equals_the_same_slice_of_all(
 def test_the_engines_whitespace_runs_are_exactly_str_isspace() -> None:
     """Trimming scans with str.isspace() and indexes long runs with a regex: both must
     agree on every code point, or a long run would be trimmed differently from a short one."""
-    from chunker_py._engine import _WHITESPACE_RUN
+    from chunker_py.engine.index import _WHITESPACE_RUN
 
     differ = [
         f"U+{cp:04X}"

@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
-from chunker_py import _recursive as recursive
+from chunker_py.engine import separators
 
 from .conftest import settings_strategy, texts
 
@@ -24,7 +24,7 @@ def records(text: str, settings: Settings) -> tuple[object, ...]:
 
 
 def cold(text: str, settings: Settings) -> tuple[object, ...]:
-    recursive._PIECE_CHUNKS.clear()
+    separators._PIECE_CHUNKS.clear()
     return records(text, settings)
 
 
@@ -68,7 +68,7 @@ def test_warm_splits_equal_cold_splits_before_and_after_an_edit(
     expected = {i: cold(text, s) for i, s in enumerate(choices)}
     edited = data.draw(edits(text))
     expected_edited = {i: cold(edited, s) for i, s in enumerate(choices)}
-    recursive._PIECE_CHUNKS.clear()
+    separators._PIECE_CHUNKS.clear()
     for _round in range(2):  # the second round is served from the cache the first filled
         for i, settings in enumerate(choices):
             assert records(text, settings) == expected[i]
@@ -80,18 +80,18 @@ def test_the_cache_is_used_and_bounded() -> None:
     cache is filled at all), and the cache empties itself when full."""
     text = "".join(f"Paragraph {i} has a few words in it.\n\n" for i in range(50))
     settings = Settings(chunk_size=14, chunk_overlap=0)
-    recursive._PIECE_CHUNKS.clear()
+    separators._PIECE_CHUNKS.clear()
     records(text, settings)
-    filled = len(recursive._PIECE_CHUNKS)
+    filled = len(separators._PIECE_CHUNKS)
     assert filled >= 50
     records(text + "More", settings)
-    assert len(recursive._PIECE_CHUNKS) == filled  # nothing new: "More" is short
-    old_max = recursive._PIECE_CHUNKS_MAX
+    assert len(separators._PIECE_CHUNKS) == filled  # nothing new: "More" is short
+    old_max = separators._PIECE_CHUNKS_MAX
     try:
-        recursive._PIECE_CHUNKS_MAX = 10
+        separators._PIECE_CHUNKS_MAX = 10
         other = text.replace("Paragraph", "Section")  # 50 pieces the cache has not seen
         records(other, settings)
-        assert len(recursive._PIECE_CHUNKS) <= 10
+        assert len(separators._PIECE_CHUNKS) <= 10
         assert records(other, settings) == cold(other, settings)
     finally:
-        recursive._PIECE_CHUNKS_MAX = old_max
+        separators._PIECE_CHUNKS_MAX = old_max

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, find
 from hypothesis import settings as hypothesis_settings
 
 from chunker_py import FIELDS, MODES, Settings, settings_from_fragment, settings_to_fragment
-from chunker_py._cli import main
+from chunker_py.io.cli import main
 
 from .conftest import field_values, settings_strategy
 
@@ -99,8 +99,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ._engine import Job
-from ._fields import Field, whole_reader
+from ..engine.merge import Job
+from ..engine.fields import Field, whole_reader
 
 
 @dataclass(frozen=True)
@@ -132,7 +132,7 @@ def feed(job: Job, options: Options) -> None:
 FAKE_ENTRY = """
         _mode(
             "fake",
-            _fake,
+            fake,
             "Fake stride",
             "A test-only mode registered by tests/core/test_registry.py.",
         ),
@@ -145,7 +145,7 @@ import sys
 from hypothesis import HealthCheck, find, settings
 
 from chunker_py import Settings, analyse, settings_from_fragment, settings_to_fragment
-from chunker_py._cli import run
+from chunker_py.io.cli import run
 from tests.core.conftest import settings_strategy
 
 out = {}
@@ -169,14 +169,14 @@ def package_with_fake_mode(tmp_path: Path) -> Path:
     """A copy of chunker_py with one new module and one registry entry, nothing else."""
     package = tmp_path / "chunker_py"
     shutil.copytree(ROOT / "chunker_py", package, ignore=shutil.ignore_patterns("__pycache__"))
-    (package / "_fake.py").write_text(FAKE_MODULE, encoding="utf-8")
-    registry = (package / "_modes.py").read_text(encoding="utf-8")
-    imports = "from . import _fixed, _markdown, _recursive, _sentence, _token_window\n"
+    (package / "modes" / "fake.py").write_text(FAKE_MODULE, encoding="utf-8")
+    registry = (package / "modes" / "registry.py").read_text(encoding="utf-8")
+    imports = "from . import fixed, markdown, recursive, sentence, token_window\n"
     end_of_entries = "    )\n}\n"
     assert registry.count(imports) == 1 and registry.count(end_of_entries) == 1
-    registry = registry.replace(imports, imports.replace("_fixed,", "_fake, _fixed,"))
+    registry = registry.replace(imports, imports.replace("fixed,", "fake, fixed,", 1))
     registry = registry.replace(end_of_entries, FAKE_ENTRY.lstrip("\n") + end_of_entries)
-    (package / "_modes.py").write_text(registry, encoding="utf-8")
+    (package / "modes" / "registry.py").write_text(registry, encoding="utf-8")
     return tmp_path
 
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunker_py import SettingError, Settings, analyse, parse_settings, split_spans
-from chunker_py._tokenizers import get_tokenizer
+from chunker_py.tokenizers import get_tokenizer
 
 from .token_corpus import TOKENIZER_NAMES, token_texts
 
@@ -140,11 +140,11 @@ def test_records_and_the_cli_summary_carry_token_counts() -> None:
 def _cli_run(text: str, argv: list[str]) -> str:
     import io
 
-    from chunker_py import _cli
+    from chunker_py.io import cli
 
     stdin = sys.stdin
     sys.stdin = io.TextIOWrapper(io.BytesIO(text.encode()), encoding="utf-8")
     try:
-        return _cli.run(argv)
+        return cli.run(argv)
     finally:
         sys.stdin = stdin

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import example, given
 
 import build
-from chunker_py._tokenizers import get_tokenizer
-from chunker_py._tokenizers._data import decode_ranks, read_data
+from chunker_py.tokenizers import get_tokenizer
+from chunker_py.tokenizers.data import decode_ranks, read_data
 
 from .token_corpus import TOKENIZER_NAMES, token_texts
 from .token_references import (

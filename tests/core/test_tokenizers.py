@@ -15,9 +15,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from chunker_py import ChunkerError, SettingError
-from chunker_py._tokenizers import TOKENIZERS, get_tokenizer
-from chunker_py._tokenizers._bpe import merge_long, merge_short
-from chunker_py._tokenizers._data import read_data
+from chunker_py.tokenizers import TOKENIZERS, get_tokenizer
+from chunker_py.tokenizers.bpe import merge_long, merge_short
+from chunker_py.tokenizers.data import read_data
 
 from .token_corpus import TOKENIZER_NAMES, token_texts
 

@@ -29,7 +29,7 @@ import tiktoken
 import tiktoken_ext.openai_public as openai_public
 import tokenizers
 
-from chunker_py._tokenizers._data import decode_ranks, read_data
+from chunker_py.tokenizers.data import decode_ranks, read_data
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "data" / "token_golden.json"

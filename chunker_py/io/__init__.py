@@ -1,0 +1,1 @@
+"""The doors: records (JSONL/CSV) and the command line. The top layer."""

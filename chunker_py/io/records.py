@@ -1,0 +1,101 @@
+"""Chunk records as JSONL and CSV (SPEC.md "Records")."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from ..pipeline.analysis import Analysis, Chunk
+
+CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
+# Characters a line-splitting reader (str.splitlines, JavaScript) may break on, and lone
+# surrogates, which no UTF-8 file can hold: written as \u escapes so every record stays
+# one line and reads back exactly.
+_JSON_UNSAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NEEDS_QUOTES = re.compile('[",\r\n]')
+
+
+def record_id(source_name: str, index: int) -> str:
+    return f"{source_name or 'document'}#{index}"
+
+
+def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
+    """One JSONL record, keys in SPEC.md order; then the keys the mode sets, then
+    ``damage``; ``source`` and ``settings`` stay last."""
+    settings = analysis.settings
+    out: dict[str, Any] = {
+        "id": record_id(settings.source_name, chunk.index),
+        "index": chunk.index,
+        "text": chunk.text,
+        "start": chunk.start,
+        "end": chunk.end,
+        "start_utf16": chunk.start_utf16,
+        "end_utf16": chunk.end_utf16,
+        "length": chunk.length,
+        "tokens": analysis.tokens[chunk.index],
+        "overlap": chunk.overlap,
+        "start_line": chunk.start_line,
+        "start_column": chunk.start_column,
+        "end_line": chunk.end_line,
+        "end_column": chunk.end_column,
+    }
+    for key in settings.mode_info.record_keys:
+        out[key] = getattr(chunk, key)
+    damage = analysis.damage
+    if damage is not None:
+        out["damage"] = damage.chunks[chunk.index].record()
+    out["source"] = settings.source_name or None
+    out["settings"] = settings.record_settings()
+    return out
+
+
+def json_line(value: Any) -> str:
+    """Compact JSON on one line, readable back exactly (see ``_JSON_UNSAFE``)."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def to_jsonl(analysis: Analysis) -> str:
+    """One JSON object per chunk, each line ending in ``\\n``."""
+    return "".join(json_line(record(c, analysis)) + "\n" for c in analysis.chunks)
+
+
+def _csv_cell(value: object, *, safe: bool) -> str:
+    text = str(value)
+    if safe and text.startswith(_FORMULA_START):
+        text = "'" + text
+    if _NEEDS_QUOTES.search(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _csv_row(cells: Iterable[object], *, safe: bool) -> str:
+    return ",".join(_csv_cell(c, safe=safe) for c in cells) + "\r\n"
+
+
+def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
+    """RFC 4180 CSV with code-point offsets.
+
+    Exact by default. ``spreadsheet_safe`` prefixes ``'`` to text cells that start with
+    ``= + - @``, TAB or CR so spreadsheets do not run them as formulas; those cells then
+    no longer equal ``source[start:end]``.
+    """
+    name = analysis.settings.source_name
+    headings = "heading_path" in analysis.settings.mode_info.record_keys
+    header = CSV_HEADER + (("heading_path",) if headings else ()) + (("source",) if name else ())
+    rows = [_csv_row(header, safe=False)]
+    for c in analysis.chunks:
+        tokens = analysis.tokens[c.index]
+        cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, tokens, c.overlap, c.text)
+        cells += (c.heading_path,) if headings else ()
+        rows.append(_csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
+    return "".join(rows)
+
+
+def download_name(source_name: str, extension: str) -> str:
+    """A safe file name for downloads: letters, digits, ``._-`` only, never hidden."""
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", source_name).strip("._-")[:80]
+    return f"{stem or 'chunks'}.{extension}"

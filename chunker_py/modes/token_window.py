@@ -1,0 +1,29 @@
+"""Token window mode: encode once, cut every ``size`` tokens with ``overlap`` tokens.
+
+Window w holds tokens ``w*(size - overlap)`` to ``w*(size - overlap) + size - 1`` of the
+whole text's encoding; its slice runs from the end of the token before it to the end of
+its last token. A byte-level token can end inside a code point (part of an emoji's
+bytes): such an end moves to the end of that code point, so a window can hold one more
+(partial) token than asked and a slice never splits a code point. Windows stop at the
+first one that reaches the last token; one left empty by such a move is skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engine.fields import Field
+from ..engine.merge import Job
+from ..sizing.tokens import token_windows
+
+FIELDS: tuple[Field, ...] = ()
+
+
+@dataclass(frozen=True)
+class Options:
+    """Token window has no options of its own (the Tokenizer is a common setting)."""
+
+
+def feed(job: Job, options: Options) -> None:
+    """Send the windows to the sink (trimmed per the edges setting, like Fixed size)."""
+    token_windows(job)

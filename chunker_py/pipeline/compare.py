@@ -1,0 +1,194 @@
+"""The splitter comparison (SPEC.md "Comparison", seed 004's side-by-side table).
+
+One row per splitter on the same text, sized by the current settings: every field the row
+does not name (size, overlap, heading level, abbreviations, separators ...) is the current
+one, so choosing a row changes only its mode, preset or overlap. The current overlap is
+kept where a mode uses it; when it is not below the size (possible while Markdown structure
+mode ignores it) the rows use ⌊size/5⌋ instead. Rows reuse the text's cached pieces, parse
+and sentences (``text_index``), so a comparison costs about six splits and six damage
+passes, and a row over the chunk limit costs a count only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import median
+from typing import Any
+
+from ..config.settings import Settings
+from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
+from ..measures.damage import Damage
+from ..modes.presets import GENERIC
+from .analysis import Analysis, analyse, comparison_sizes, sizer_for
+
+
+@dataclass(frozen=True)
+class Row:
+    """One splitter's figures. ``error`` says why the figures are missing: the row is over
+    the chunk limit (``over_limit``; ``count`` is still exact) or the result is unusable."""
+
+    key: str
+    label: str
+    settings: Settings
+    current: bool
+    count: int
+    over_limit: bool
+    error: str | None
+    median_size: float | None
+    max_size: int | None
+    damage: Damage | None
+    max_tokens: int | None = None  # in the settings' tokenizer, whatever the size unit
+    # the row's result, for figures computed later (the Evidence check)
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def ends_mid_sentence_pct(self) -> float | None:
+        """Chunks ending mid-sentence, in % of the chunks, to one decimal place."""
+        if self.damage is None or not self.count:
+            return None
+        return round(100 * self.damage.ends_mid_sentence / self.count, 1)
+
+    def as_json(self) -> dict[str, Any]:
+        """The row as ``--format compare`` prints it."""
+        d = self.damage
+        return {
+            "row": self.label,
+            "key": self.key,
+            "current": self.current,
+            "chunks": self.count,
+            "over_limit": self.over_limit,
+            "median_size": self.median_size,
+            "max_size": self.max_size,
+            "max_tokens": self.max_tokens,
+            "code_blocks_cut": d.code_blocks_cut if d else None,
+            "tables_cut": d.tables_cut if d else None,
+            "ends_mid_sentence": d.ends_mid_sentence if d else None,
+            "ends_mid_sentence_pct": self.ends_mid_sentence_pct,
+            "mid_word_edges": d.mid_word_edges if d else None,
+            "split_grapheme_edges": d.split_grapheme_edges if d else None,
+            "over_size": d.over_size if d else None,
+            "error": self.error,
+            "settings": self.settings.record_settings(),
+        }
+
+
+def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
+    """(key, label, settings) of every comparison row, in the table's order."""
+    size = settings.chunk_size
+    overlap = settings.chunk_overlap if settings.chunk_overlap < size else size // 5
+    base = settings.replace(chunk_overlap=overlap)
+    return [
+        ("recursive", "Recursive (generic)", base.replace(mode="recursive", preset=GENERIC)),
+        (
+            "recursive-markdown",
+            "Recursive (Markdown preset)",
+            base.replace(mode="recursive", preset="markdown"),
+        ),
+        ("markdown", "Markdown structure", base.replace(mode="markdown")),
+        ("sentence", "Sentence", base.replace(mode="sentence")),
+        ("fixed", "Fixed (overlap 0)", base.replace(mode="fixed", chunk_overlap=0)),
+        (
+            "fixed-overlap",
+            "Fixed with overlap",
+            base.replace(mode="fixed", chunk_overlap=overlap or size // 5),
+        ),
+        # seed 004's token window: the same size and overlap, counted in tokens
+        ("token-window", "Token window", base.replace(mode="token-window")),
+    ]
+
+
+def compare(
+    text: str,
+    settings: Settings,
+    *,
+    known: Analysis | None = None,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> list[Row]:
+    """The comparison rows for ``text``. ``known`` is an analysis of ``text`` already at
+    hand (the page's current result), reused for the row with the same settings."""
+    mine = settings.record_settings()
+    rows = []
+    for key, label, row in row_settings(settings):
+        analysis = _analysed(known, text, row, max_chunks, max_code_points)
+        rows.append(_row(key, label, row, row.record_settings() == mine, analysis, max_chunks))
+    return rows
+
+
+def _analysed(
+    known: Analysis | None,
+    text: str,
+    settings: Settings,
+    max_chunks: int | None,
+    max_code_points: int | None,
+) -> Analysis:
+    """``known`` when it is the result wanted, else a fresh analysis without trade-offs."""
+    return _reuse(known, text, settings) or analyse(
+        text, settings, max_chunks=max_chunks, max_code_points=max_code_points,
+        with_tradeoffs=False,
+    )  # fmt: skip
+
+
+def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | None:
+    """``known`` when it is the result of ``settings`` on ``text`` (the fields the mode
+    uses, and the sentence settings, which the damage figures use in every mode)."""
+    if known is None or known.text != text:
+        return None
+    for key in ("abbreviations", "sentence_language"):
+        if known.settings.get(key) != settings.get(key):
+            return None
+    return known if known.settings.record_settings() == settings.record_settings() else None
+
+
+def damage_by_size(
+    text: str,
+    settings: Settings,
+    *,
+    known: Analysis | None = None,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> list[Row]:
+    """The current splitter at each trade-off size (``comparison_sizes``): the damage a
+    size choice costs, for the trade-off chart. Rows are keyed by size."""
+    rows = []
+    for size in comparison_sizes(settings.chunk_size, settings.overlap):
+        row = settings.replace(chunk_size=size)
+        analysis = _analysed(known, text, row, max_chunks, max_code_points)
+        rows.append(
+            _row(
+                str(size), f"size {size:,}", row, size == settings.chunk_size, analysis, max_chunks
+            )
+        )
+    return rows
+
+
+def _row(
+    key: str,
+    label: str,
+    settings: Settings,
+    current: bool,
+    analysis: Analysis,
+    max_chunks: int | None,
+) -> Row:
+    count = analysis.count
+    over = max_chunks is not None and count > max_chunks
+    if analysis.error is not None or not analysis.spans:
+        message = analysis.error.message if analysis.error is not None else None
+        return Row(key, label, settings, current, count, over, message, None, None, None)
+    sizer = sizer_for(settings)
+    lengths = [sizer.length(analysis.text, s.start, s.end) for s in analysis.spans]
+    middle = median(lengths)
+    return Row(
+        key,
+        label,
+        settings,
+        current,
+        count,
+        over,
+        None,
+        int(middle) if float(middle).is_integer() else float(middle),
+        max(lengths),
+        analysis.damage,
+        max(analysis.tokens),
+        analysis,
+    )

@@ -1,0 +1,27 @@
+"""Sentence boundaries (SPEC.md "Sentence mode"), shared by Sentence mode, Markdown
+structure's descent into sentences, the damage figures and the streamed seams.
+
+The rules live in ``segmenter.py`` (README "Sentence, in detail" lists them); this module
+keeps the names the other layers import and the per-text cache.
+"""
+
+from __future__ import annotations
+
+from ..engine.index import TextIndex
+from .segmenter import LANGUAGES, detect_language, normalise_abbreviation, sentence_spans
+
+__all__ = ["LANGUAGES", "detect_language", "normalise_abbreviation", "sentence_spans", "sentences"]
+
+
+def sentences(
+    index: TextIndex, abbreviations: tuple[str, ...], language: str = "auto"
+) -> list[tuple[int, int]]:
+    """The text's sentences, cached per text, abbreviation list and language (Sentence
+    mode and the damage figures share them)."""
+    key = ("sentences", abbreviations, language)
+    found: list[tuple[int, int]] | None = index.memo.get(key)
+    if found is None:
+        found = index.memo[key] = sentence_spans(
+            index.text, abbreviations=abbreviations, language=language
+        )
+    return found

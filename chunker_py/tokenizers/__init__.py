@@ -1,0 +1,78 @@
+"""Token counts, in pure Python, equal to the reference tokenizers.
+
+    cl100k_base   CPython tiktoken's encode_ordinary (OpenAI text-embedding-3, GPT-4)
+    o200k_base    the same for o200k_base (GPT-4o and later)
+    wordpiece     HF tokenizers, BERT uncased (all-MiniLM-L6-v2, BGE-small), no [CLS]/[SEP]
+    words         whitespace-separated units
+
+Character classes come from frozen tables (never ``unicodedata``, whose Unicode version
+differs between CPython and Pyodide); rank files and the vocabulary are package data,
+read on first use of their encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..engine.errors import SettingError
+from .base import Tokenizer
+
+TOKENIZERS: dict[str, str] = {
+    "cl100k_base": "cl100k_base (OpenAI text-embedding-3, GPT-4)",
+    "o200k_base": "o200k_base (OpenAI GPT-4o, o1, o3)",
+    "wordpiece": "WordPiece (BERT uncased: all-MiniLM-L6-v2, BGE-small)",
+    "words": "Words (whitespace-separated)",
+}
+
+
+def _bpe(name: str) -> Tokenizer:
+    from .bpe import BpeTokenizer
+
+    return BpeTokenizer(name)
+
+
+def _wordpiece(name: str) -> Tokenizer:
+    from .wordpiece import WordPieceTokenizer
+
+    return WordPieceTokenizer(name)
+
+
+def _words(name: str) -> Tokenizer:
+    from .words import WordsTokenizer
+
+    return WordsTokenizer(name)
+
+
+# Modules import lazily: the page pays for a tokenizer's tables only when it is chosen.
+_FACTORIES: dict[str, Callable[[str], Tokenizer]] = {
+    "cl100k_base": _bpe,
+    "o200k_base": _bpe,
+    "wordpiece": _wordpiece,
+    "words": _words,
+}
+_CACHE: dict[str, Tokenizer] = {}
+
+
+def get_tokenizer(name: str) -> Tokenizer:
+    """The tokenizer called ``name`` (one shared instance per name, with its caches)."""
+    tokenizer = _CACHE.get(name)
+    if tokenizer is None:
+        if name not in _FACTORIES:
+            choices = ", ".join(TOKENIZERS)
+            raise SettingError(f"Tokenizer must be {choices} (got {name!r}).", field="tokenizer")
+        tokenizer = _CACHE[name] = _FACTORIES[name](name)
+    return tokenizer
+
+
+def tokenizer_loaded(name: str) -> bool:
+    """Whether ``name`` is ready to count without loading its tables (the page says
+    "loading" rather than wait for a rank file on the first result)."""
+    return name in _CACHE
+
+
+__all__ = [
+    "TOKENIZERS",
+    "Tokenizer",
+    "get_tokenizer",
+    "tokenizer_loaded",
+]

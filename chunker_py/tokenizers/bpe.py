@@ -1,0 +1,268 @@
+"""cl100k_base and o200k_base: tiktoken's byte-pair encodings in pure Python.
+
+Counts equal CPython ``tiktoken``'s ``encode_ordinary``: special-token text such as
+``<|endoftext|>`` is ordinary text. Two steps, as in tiktoken:
+
+1. Split the text into pieces with the encoding's pattern. tiktoken's patterns use
+   ``\\p{L}``, ``\\p{N}`` ... (Rust regex classes); here each code point is translated to
+   a class code from the frozen tables in ``_unicode_classes``, and the same pattern over
+   class codes runs in ``re`` (Python 3.11+ has the possessive quantifiers it needs).
+   ``$`` becomes ``\\Z``: in Rust it never matches before a final newline, in Python it
+   does.
+2. Byte-pair-merge each piece's UTF-8 bytes by rank (lowest rank first, leftmost on
+   ties), unless the whole piece is one token.
+
+Pieces repeat a lot (words, indentation), so each piece's token lengths are cached.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from bisect import bisect_left
+from itertools import accumulate, pairwise
+
+from . import unicode_classes as uc
+from .base import Tokenizer
+from .data import decode_ranks, read_data
+from .ranges import contains
+
+PIECE_CACHE = 65536
+LONG_PIECE = 96  # bytes; longer pieces merge with a heap (O(n log n)) instead of scans
+
+
+# The split patterns run over class codes, not over the text: each code point is first
+# translated (str.translate) to one character naming what the patterns can tell apart.
+# Python's `re` checks a class's non-BMP ranges one by one, so the \p{L} of tiktoken's
+# patterns written out as ranges made a 20k split take ~100 ms; over codes it is ~2 ms.
+# Characters the patterns name literally stand for themselves.
+LITERALS = "\r\n '/sSdDmMtTlLvVeErR\u017f"
+UPPER_CODE, LOWER_CODE, OTHER_LETTER_CODE = "\x01", "\x02", "\x03"  # Lu Lt | Ll | Lm Lo
+MARK_CODE, NUMBER_CODE, SPACE_CODE, OTHER_CODE = "\x04", "\x05", "\x06", "\x07"
+
+
+def class_code(code: int) -> str:
+    char = chr(code)
+    if char in LITERALS:
+        return char
+    for table, class_char in (
+        (uc.WHITE_SPACE, SPACE_CODE),
+        (uc.LL, LOWER_CODE),
+        (uc.LU, UPPER_CODE),
+        (uc.LT, UPPER_CODE),
+        (uc.LO, OTHER_LETTER_CODE),
+        (uc.LM, OTHER_LETTER_CODE),
+        (uc.M, MARK_CODE),
+        (uc.N, NUMBER_CODE),
+    ):
+        if contains(table, code):
+            return class_char
+    return OTHER_CODE
+
+
+class ClassCodes(dict[int, str]):
+    """``str.translate`` table from code point to class code, filled on first sight."""
+
+    def __missing__(self, code: int) -> str:
+        self[code] = class_code(code)
+        return self[code]
+
+
+def _classes() -> dict[str, str]:
+    """The classes of tiktoken's patterns as `re` classes over class codes."""
+    upper_letters, lower_letters = "SDMTLVER", "sdmtlver\u017f"
+    return {
+        "L": UPPER_CODE + LOWER_CODE + OTHER_LETTER_CODE + upper_letters + lower_letters,
+        "N": NUMBER_CODE,
+        "S": SPACE_CODE + "\\r\\n ",
+        "UP": UPPER_CODE + OTHER_LETTER_CODE + MARK_CODE + upper_letters,
+        "LO": LOWER_CODE + OTHER_LETTER_CODE + MARK_CODE + lower_letters,
+    }
+
+
+# (?i:...) in Rust regex uses simple case folding: s also matches U+017F (long s).
+CONTRACTIONS = "(?:[sS\u017f]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE])"
+
+
+def cl100k_pattern() -> str:
+    # '(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+
+    # |\s++$|\s*[\r\n]|\s+(?!\S)|\s
+    c = _classes()
+    return "|".join(
+        [
+            "'" + CONTRACTIONS,
+            f"[^\\r\\n{c['L']}{c['N']}]?+[{c['L']}]++",
+            f"[{c['N']}]{{1,3}}+",
+            f" ?[^{c['S']}{c['L']}{c['N']}]++[\\r\\n]*+",
+            f"[{c['S']}]++\\Z",
+            f"[{c['S']}]*[\\r\\n]",
+            f"[{c['S']}]+(?![^{c['S']}])",
+            f"[{c['S']}]",
+        ]
+    )
+
+
+def o200k_pattern() -> str:
+    # [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|...)?
+    # |[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|...)?
+    # |\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+    c = _classes()
+    suffix = "(?:'" + CONTRACTIONS + ")?"
+    lead = f"[^\\r\\n{c['L']}{c['N']}]?"
+    return "|".join(
+        [
+            f"{lead}[{c['UP']}]*[{c['LO']}]+{suffix}",
+            f"{lead}[{c['UP']}]+[{c['LO']}]*{suffix}",
+            f"[{c['N']}]{{1,3}}",
+            f" ?[^{c['S']}{c['L']}{c['N']}]+[\\r\\n/]*",
+            f"[{c['S']}]*[\\r\\n]+",
+            f"[{c['S']}]+(?![^{c['S']}])",
+            f"[{c['S']}]+",
+        ]
+    )
+
+
+PATTERNS = {"cl100k_base": cl100k_pattern, "o200k_base": o200k_pattern}
+
+
+def merge_short(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
+    """Token byte lengths of ``piece`` by tiktoken's merge loop (scan for the lowest rank)."""
+    missing = 1 << 62
+    bounds = list(range(len(piece) + 1))  # token boundaries, as byte offsets
+    pair_ranks = [ranks.get(piece[i : i + 2], missing) for i in range(len(piece) - 1)]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == missing:
+            break
+        i = pair_ranks.index(best)  # leftmost lowest, as tiktoken
+        del bounds[i + 1]
+        del pair_ranks[i]
+        # The merged token's pairs with its neighbours are new.
+        if i < len(pair_ranks):
+            pair_ranks[i] = ranks.get(piece[bounds[i] : bounds[i + 2]], missing)
+        if i > 0:
+            pair_ranks[i - 1] = ranks.get(piece[bounds[i - 1] : bounds[i + 1]], missing)
+    return [b - a for a, b in pairwise(bounds)]
+
+
+def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
+    """Same result as ``merge_short`` in O(n log n): a heap of (rank, start) over a list.
+
+    The leftmost-lowest pair of the scan is the heap's smallest (rank, start), since
+    parts are ordered by start. Stale entries (a part that has since changed) are skipped.
+    """
+    size = len(piece)
+    nxt = list(range(1, size + 1))  # start of the next part, per part start
+    prv = list(range(-1, size - 1))
+    alive = [True] * size
+    heap = []
+    for i in range(size - 1):
+        rank = ranks.get(piece[i : i + 2])
+        if rank is not None:
+            heap.append((rank, i, i + 2))
+    heapq.heapify(heap)
+    while heap:
+        rank, start, end = heapq.heappop(heap)
+        middle = nxt[start] if alive[start] else -1
+        if middle >= size or not alive[start] or nxt[middle] != end:
+            continue  # stale: one of the two parts has merged since
+        alive[middle] = False
+        nxt[start] = end
+        if end < size:
+            prv[end] = start
+            right = ranks.get(piece[start : nxt[end]])
+            if right is not None:
+                heapq.heappush(heap, (right, start, nxt[end]))
+        before = prv[start]
+        if before >= 0:
+            left = ranks.get(piece[before:end])
+            if left is not None:
+                heapq.heappush(heap, (left, before, end))
+    lengths, start = [], 0
+    while start < size:
+        lengths.append(nxt[start] - start)
+        start = nxt[start]
+    return lengths
+
+
+class BpeTokenizer(Tokenizer):
+    """A tiktoken encoding; its pattern and ranks load on first use."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self._ranks: dict[bytes, int] | None = None
+        self._split: re.Pattern[str] | None = None
+        self._pieces: dict[str, tuple[int, ...]] = {}
+        self._codes = ClassCodes()
+
+    def load(self) -> tuple[re.Pattern[str], dict[bytes, int]]:
+        """The compiled split pattern and the ranks (read from the package once)."""
+        if self._split is None or self._ranks is None:
+            self._ranks = decode_ranks(read_data(f"{self.name}.ranks", self.name))
+            self._split = re.compile(PATTERNS[self.name]())
+        return self._split, self._ranks
+
+    def piece_lengths(self, piece: str) -> tuple[int, ...]:
+        """Byte lengths of the tokens of one piece."""
+        lengths = self._pieces.get(piece)
+        if lengths is None:
+            ranks = self.load()[1]
+            data = piece.encode("utf-8", "surrogatepass")
+            if data in ranks:
+                lengths = (len(data),)
+            elif len(data) <= LONG_PIECE:
+                lengths = tuple(merge_short(data, ranks))
+            else:
+                lengths = tuple(merge_long(data, ranks))
+            if len(self._pieces) >= PIECE_CACHE:
+                self._pieces.clear()
+            self._pieces[piece] = lengths
+        return lengths
+
+    def _count(self, text: str) -> int:
+        split = self.load()[0]
+        text = tiktoken_text(text)
+        pieces = self._pieces
+        total = 0
+        for start, end in map(re.Match.span, split.finditer(text.translate(self._codes))):
+            piece = text[start:end]
+            lengths = pieces.get(piece)
+            total += len(lengths if lengths is not None else self.piece_lengths(piece))
+        return total
+
+    def _token_ends(self, text: str) -> list[int]:
+        split = self.load()[0]
+        text = same_length_text(text)
+        ends: list[int] = []
+        for start, stop in map(re.Match.span, split.finditer(text.translate(self._codes))):
+            piece = text[start:stop]
+            lengths = self.piece_lengths(piece)
+            if piece.isascii():
+                ends.extend(start + end for end in accumulate(lengths))
+                continue
+            char_ends = list(accumulate(utf8_length(ch) for ch in piece))
+            ends.extend(start + bisect_left(char_ends, end) + 1 for end in accumulate(lengths))
+        return ends
+
+
+def utf8_length(char: str) -> int:
+    code = ord(char)
+    return 1 if code < 0x80 else 2 if code < 0x800 else 3 if code < 0x10000 else 4
+
+
+def tiktoken_text(text: str) -> str:
+    """What tiktoken encodes: lone surrogates (not UTF-8) become U+FFFD, pairs join."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
+
+
+def same_length_text(text: str) -> str:
+    """Like ``tiktoken_text`` but keeping offsets: each surrogate becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", "\ufffd", text)
+    return text
