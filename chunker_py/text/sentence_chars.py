@@ -4,7 +4,7 @@ Ranges are flat tuples: first, last, first, last, ... (inclusive).
 """
 
 # fmt: off
-# ruff: noqa: E501, RUF001
+# ruff: noqa: E501
 REGEX_VERSION = "2026.5.9"
 
 UPPER = (

@@ -6,7 +6,7 @@ their last dot; starters, months and function words as written.
 """
 
 # fmt: off
-# ruff: noqa: E501, RUF001
+# ruff: noqa: E501, RUF001, SIM905
 
 ABBREVIATIONS: dict[str, frozenset[str]] = {
     'ar': frozenset('إلخ ا ا. د ا.د ا.ش.ا ت.ب ج.ب ج.م.ع جم س.ت سم ص.ب ص.ب. كج. كلم. م م.ب ه'.split()),
