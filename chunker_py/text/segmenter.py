@@ -130,7 +130,7 @@ _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 _OTHER_SPACE = re.compile(r"(?s:.*)[^\S \n\t]")  # up to the last other white space
 _MARKER_LAST = frozenset("0123456789ivx")
 _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
-_FIRST_MARKER = re.compile(r"[1ai](?:\.\)|[.)])(?=\s)")
+_SECOND_MARKER = re.compile(r"(?:2|b|ii)(?:\.\)|[.)])(?=\s)")
 _CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
 _STARTS = re.compile(
@@ -155,21 +155,20 @@ _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii":
 # follows it ("(See above.) Next", 'He said "Stop." Then'); "How many? I don't know."
 # inside quotes stays one sentence. Unpaired or very long ones protect nothing.
 _PAIR_LIMIT = 400
-_PAIR = re.compile(
-    # a straight double quote between two letters is a Hebrew gershayim (ד"ר), not a quote
-    f'(?<!{_LETTER})"[^"]{{1,{_PAIR_LIMIT}}}"(?!{_LETTER})|'
-    + "|".join(
-        f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"
-        for a, b in (
-            ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"),
-            ("(", ")"), ("[", "]"), ("（", "）"), ("「", "」"), ("『", "』"), ("《", "》"),
-            ("【", "】"),
-        )
-    )
+_PAIR_TYPES = (
+    ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"), ("(", ")"), ("[", "]"),
+    ("（", "）"), ("「", "」"), ("『", "』"), ("《", "》"), ("【", "】"),
 )  # fmt: skip
-_PAIR_OPENER = re.compile('["“„«»‹(\\[（「『《【]')
-_CJK_PAIRS = (("「", "」"), ("『", "』"), ("《", "》"), ("（", "）"), ("【", "】"))
-_CJK_OPEN = re.compile("[「『《（【]")
+# One pattern per pair (each starts with its opener, so ``re`` skips ahead fast); only
+# the openers present in a text are scanned for.
+_PAIRS = (
+    # a straight double quote between two letters is a Hebrew gershayim (ד"ר), not a quote
+    ('"', re.compile(f'"(?<!{_LETTER}")[^"]{{1,{_PAIR_LIMIT}}}"(?!{_LETTER})')),
+    *(
+        (a, re.compile(f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"))
+        for a, b in _PAIR_TYPES
+    ),
+)
 _QUOTATIVE = frozenset("とっ")  # Japanese particles after a quotation: the sentence goes on
 _DIGITS = frozenset("0123456789０１２３４５６７８９")
 _TOKEN_LIMIT = 40  # how far back a word before a dot is looked for
@@ -348,7 +347,7 @@ def detect_language(text: str) -> str:
     ascii_only = len(sample.encode("ascii", "ignore"))
     if (len(sample) - ascii_only) * 10 < len(sample):
         counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
-    for run in _LETTER_RUN.findall(sample) if not counts else ():
+    for run in _LETTER_RUN.findall(sample, 0, 1000) if not counts else ():
         # a run's script is its first letter's (a word rarely mixes scripts)
         name = _SCRIPT_NAMES[bisect_right(_SCRIPT_STARTS, ord(run[0])) - 1]
         if name:
@@ -427,15 +426,16 @@ def sentence_spans(
     if language == "auto":
         language = detect_language(text)
     rules = _rules(language, tuple(abbreviations))
-    colons = bool(_GREEK_OR_ARMENIAN.search(text, start, end))
+    ascii_only = text.isascii()  # known to CPython without a scan
+    colons = not ascii_only and bool(_GREEK_OR_ARMENIAN.search(text, start, end))
     candidates = _CANDIDATE_WITH_COLONS if colons else _CANDIDATE
-    forced = _forced_starts(text, start, end)
+    forced = _forced_starts(text, start, end, ascii_only)
     pairs = _pairs(text, start, end)
     out: Spans = []
     position = start
-    for match in _PARAGRAPH_BREAK.finditer(text, start, end):
-        _paragraph(text, position, match.start(), rules, candidates, forced, pairs, out)
-        position = match.end()
+    for first, last in _paragraph_breaks(text, start, end):
+        _paragraph(text, position, first, rules, candidates, forced, pairs, out)
+        position = last
     _paragraph(text, position, end, rules, candidates, forced, pairs, out)
     return out
 
@@ -486,7 +486,14 @@ def _paragraph(
             continue  # inside a quotation or brackets, not right before its closer
         lead = text[first]
         if lead in _UNCONDITIONAL_SET:
-            cut = _unconditional_end(text, match, start, end)
+            if stop < end and (text[stop] in _QUOTATIVE or text[stop] in _DIGITS):
+                cut = _unconditional_end(text, match, start, end)
+            else:
+                cut = stop  # the usual case: nothing to look at
+                if not text[begin].isspace():
+                    out.append((begin, cut))
+                    begin = cut
+                    continue
         elif lead in ";;:" and not _colon_is_a_stop(text, first, start, lead):
             continue
         else:
@@ -503,6 +510,29 @@ def _paragraph(
 
 
 _NO_PAIR = (1 << 62, 1 << 62)
+# Two line breaks with only spaces between: where a blank line may be (found fast, then
+# checked with the exact pattern, for which "\r\n" is one line break).
+_MAYBE_BLANK = re.compile(r"[\r\n][^\S\r\n]*[\r\n]")
+
+
+def _paragraph_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The blank-line runs of the range, as ``_PARAGRAPH_BREAK`` finds them."""
+    found: list[tuple[int, int]] = []
+    if "\n" not in text and "\r" not in text:
+        return found
+    position = start
+    while True:
+        hit = _MAYBE_BLANK.search(text, position, end)
+        if hit is None:
+            return found
+        exact = _PARAGRAPH_BREAK.match(text, hit.start(), end)
+        if exact is None and hit.start() > start and text[hit.start() - 1] == "\r":
+            exact = None  # the "\n" of a "\r\n" never starts a blank line
+        if exact is None:
+            position = hit.start() + 1
+            continue
+        found.append(exact.span())
+        position = exact.end()
 
 
 def _colon_is_a_stop(text: str, first: int, start: int, lead: str) -> bool:
@@ -513,37 +543,48 @@ def _colon_is_a_stop(text: str, first: int, start: int, lead: str) -> bool:
 
 
 def _pairs(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Quotations and bracketed passages of the range that hold no blank line."""
-    if not _PAIR_OPENER.search(text, start, end):
+    """Quotations and bracketed passages of the range that hold no blank line, outermost
+    only, in order."""
+    found: list[tuple[int, int]] = []
+    for opener, pattern in _PAIRS:
+        if opener in text:
+            found += [m.span() for m in pattern.finditer(text, start, end)]
+    if not found:
         return []
-    return [
-        (m.start(), m.end())
-        for m in _PAIR.finditer(text, start, end)
-        if not _PARAGRAPH_BREAK.search(text, m.start(), m.end())
-    ]
+    found.sort()
+    out: list[tuple[int, int]] = []
+    for pair in found:
+        if out and pair[0] < out[-1][1]:
+            continue  # inside (or across) the one before
+        if not _PARAGRAPH_BREAK.search(text, pair[0], pair[1]):
+            out.append(pair)
+    return out
 
 
-def _forced_starts(text: str, start: int, end: int) -> list[int]:
-    """Positions where a sentence starts whatever precedes: list items and Thai spaces."""
+def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[int]:
+    """Positions where a sentence starts whatever precedes: list items and Thai spaces.
+    (Each scan is skipped when a character it needs is absent: ``in`` is far faster.)"""
     found: list[int] = []
-    if _LINE_ITEM.search(text, start, end):
+    if ("\n" in text or "\r" in text) and _LINE_ITEM.search(text, start, end):
         found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
-    if _INLINE_BULLET.search(text, start, end):
+    if not ascii_only and any(bullet in text for bullet in _BULLETS):
         found += [m.start("at") for m in _INLINE_BULLET.finditer(text, start, end)]
-    if _may_hold_inline_list(text, start, end):
+    if (". " in text or ") " in text) and _may_hold_inline_list(text, start, end):
         markers = _inline_markers(text, start, end)
         if len(markers) > 1:
             found += _inline_list_starts(text, start, markers)
-    if _THAI_SPACE.search(text, start, end):
+    if not ascii_only and _THAI_SPACE.search(text, start, end):
         found += [m.end() for m in _THAI_SPACE.finditer(text, start, end)]
-    return sorted(set(found))
+    if len(found) > 1:
+        found = sorted(set(found))
+    return found
 
 
 def _may_hold_inline_list(text: str, start: int, end: int) -> bool:
-    """Whether a first list marker ("1.", "a)", "i.)") stands after a space or at the start
-    (a cheap test before the full scan)."""
-    for hit in _FIRST_MARKER.finditer(text, start, end):
-        if hit.start() == start or text[hit.start() - 1].isspace():
+    """Whether a second list marker ("2.", "b)", "ii.)") stands after a space within a
+    line (a cheap test before the full scan; items at line starts are line items)."""
+    for hit in _SECOND_MARKER.finditer(text, start, end):
+        if hit.start() > start and text[hit.start() - 1] in " \t":
             return True
     return False
 
@@ -615,23 +656,9 @@ def _unconditional_end(text: str, match: re.Match[str], start: int, end: int) ->
         and text[stop] in _DIGITS
     ):
         return 0  # a decimal point: ３．２９
-    if stop == match.end(1) and _inside_cjk_pair(text, start, first):
-        return 0
     if stop > match.end(1) and stop < end and text[stop] in _QUOTATIVE:
         return 0
     return stop
-
-
-def _inside_cjk_pair(text: str, start: int, position: int) -> bool:
-    """Whether ``position`` lies inside an open 「」『』《》（）【】 pair of its paragraph."""
-    window = max(start, position - 400)
-    if not _CJK_OPEN.search(text, window, position):
-        return False
-    for opener, closer in _CJK_PAIRS:
-        opened = text.rfind(opener, window, position)
-        if opened >= 0 and text.rfind(closer, opened, position) < 0:
-            return True
-    return False
 
 
 def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rules) -> int:

@@ -161,7 +161,7 @@ OPENING = [
     "„Ja",
     '"Yes',
     "(Aside",
-    "3",
+    "3 of",  # "3." alone would be a list marker (issue 20), not a sentence
     "Dr. Who",
 ]
 # A sentence that opens a quotation or a bracket closes it (a terminator inside an open
