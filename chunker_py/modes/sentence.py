@@ -63,8 +63,8 @@ FIELDS = (
         parse_abbreviations,
         help=(
             'Your own abbreviations as a JSON list, e.g. ["Vgl.", "sog."]; a dot after them '
-            "never ends a sentence. Built in: Dr, Mr, Mrs, Prof, St, vs, etc, e.g, i.e, Nr, "
-            "bzw, z.B, usw, M, Mme, Sra, Sr and more."
+            "never ends a sentence. They go on top of the built-in lists of the Sentence "
+            "language (Dr, Mr, No, St, etc, e.g, z.B, bzw, Mme, Sra and many more)."
         ),
         link="abbr",
         cli_help='JSON list, e.g. ["Vgl.", "sog."]',

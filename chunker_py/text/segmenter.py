@@ -127,9 +127,9 @@ _PLAIN_OPENERS = "\"'“‘«„(["
 _PLAIN_WORD = re.compile(rf"{_LETTER}+|[0-9][0-9,]*")
 _AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-_OTHER_SPACE = re.compile(r"(?s:.*)[^\S \n\t]")  # up to the last other white space
 _MARKER_LAST = frozenset("0123456789ivx")
 _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
+_LIST_REACH = 2000  # how far an inline list's items may stand from its second one
 _SECOND_MARKER = re.compile(r"(?:2|b|ii)(?:\.\)|[.)])(?=\s)")
 _CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
@@ -569,10 +569,11 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[in
         found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
     if not ascii_only and any(bullet in text for bullet in _BULLETS):
         found += [m.start("at") for m in _INLINE_BULLET.finditer(text, start, end)]
-    if (". " in text or ") " in text) and _may_hold_inline_list(text, start, end):
-        markers = _inline_markers(text, start, end)
-        if len(markers) > 1:
-            found += _inline_list_starts(text, start, markers)
+    if ". " in text or ") " in text:
+        for first, last in _inline_list_windows(text, start, end):
+            markers = _inline_markers(text, start, first, last)
+            if len(markers) > 1:
+                found += _inline_list_starts(text, start, markers)
     if not ascii_only and _THAI_SPACE.search(text, start, end):
         found += [m.end() for m in _THAI_SPACE.finditer(text, start, end)]
     if len(found) > 1:
@@ -580,21 +581,29 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[in
     return found
 
 
-def _may_hold_inline_list(text: str, start: int, end: int) -> bool:
-    """Whether a second list marker ("2.", "b)", "ii.)") stands after a space within a
-    line (a cheap test before the full scan; items at line starts are line items)."""
+def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Stretches of the range that may hold an inline list: around each second list
+    marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
+    line items). A cheap scan, so the full one runs only there."""
+    windows: list[tuple[int, int]] = []
     for hit in _SECOND_MARKER.finditer(text, start, end):
-        if hit.start() > start and text[hit.start() - 1] in " \t":
-            return True
-    return False
+        at = hit.start()
+        if at > start and text[at - 1] in " \t":
+            first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
+            if windows and first <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], last)
+            else:
+                windows.append((first, last))
+    return windows
 
 
 Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
 
 
-def _inline_markers(text: str, start: int, end: int) -> list[Marker]:
+def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
+    """The list markers in ``[first, last)`` of the range that begins at ``start``."""
     found: list[Marker] = []
-    for tail in _MARKER_TAIL.finditer(text, start, end):
+    for tail in _MARKER_TAIL.finditer(text, first, last):
         at = tail.start()
         if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
             continue  # "word." : a value of two or more characters is digits or roman
@@ -744,16 +753,10 @@ def _ends_without_space(
 
 def _token_before(text: str, position: int, begin: int) -> str:
     """The run of non-space characters ending at ``position`` (at most 40)."""
-    limit = max(begin, position - _TOKEN_LIMIT)
-    first = max(
-        text.rfind(" ", limit, position),
-        text.rfind("\n", limit, position),
-        text.rfind("\t", limit, position),
-        limit - 1,
-    )
-    token = text[first + 1 : position]
-    other = _OTHER_SPACE.search(token) if token else None
-    return token[other.end() :] if other else token
+    window = text[max(begin, position - _TOKEN_LIMIT) : position]
+    if not window or window[-1].isspace():
+        return ""
+    return window.rsplit(None, 1)[-1]  # split() cuts where str.isspace() is true
 
 
 def _word_before(text: str, dot: int, begin: int) -> str:
