@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import gc
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import chart
 import damage as damage_panel
@@ -30,6 +30,7 @@ import theme
 from chunkmap import ChunkMap
 from copycode import CopyCode
 from dom import after_paint, before_next_frame, by_id, on
+from evidence import EvidencePanel
 from export import Export
 from js import window
 from preview import Preview
@@ -83,6 +84,7 @@ class Page:
         self.compare_timer: list[object] = []
         self.apply_row = create_proxy(self._apply_row)
         self.result: chunker_py.Analysis | None = None
+        self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
 
     def start(self) -> None:
         self._read_link()
@@ -95,6 +97,7 @@ class Page:
         # issue 11: chunk map, copy as code, charts follow the colour scheme
         self.chunk_map.wire()
         self.copy_code.wire()
+        self.evidence.wire()
         theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
@@ -181,6 +184,8 @@ class Page:
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
+            self.evidence.show(None)
+            self.evidence.show_rows(None)
         else:
             self.result = result
             damage_panel.pending(True)
@@ -188,6 +193,7 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
+            steps.append(lambda: self.evidence.show(result))  # issue 19
             self.compare_timer = after_paint(
                 lambda: self._guarded(lambda: self._compare(generation, result)),
                 COMPARE_DELAY_MS,
@@ -246,9 +252,26 @@ class Page:
             return
         rows = compare(result.text, result.settings, known=result)
         damage_panel.show_comparison(rows, self.apply_row)
+        work = self.evidence.rows_work(rows)
+        after_paint(lambda: self._evidence_rows(generation, work))
         by_size = damage_by_size(result.text, result.settings, known=result)
         chart.show_damage(by_size)
         self.root.dataset.comparison = "ready"
+
+    def _evidence_rows(self, generation: int, work: Iterator[None]) -> None:
+        """The comparison rows' evidence figures, one row per task (issue 19); dropped
+        once a newer edit has started."""
+        if generation != self.generation:
+            return
+        done: list[bool] = []
+
+        def step() -> None:
+            if next(work, StopIteration) is StopIteration:
+                done.append(True)
+
+        if self._guarded(step) and not done:
+            after = create_once_callable(lambda: self._evidence_rows(generation, work))
+            window.setTimeout(after, 0)
 
     def _apply_row(self, fragment: str) -> None:
         chosen, _notes = settings_from_fragment(str(fragment))
@@ -335,6 +358,8 @@ class Page:
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
+        self.root.dataset.evidence = "pending"
+        self.root.dataset.evidenceComparison = "pending"
         self._later(result, chart_job)
         self.outcome = "ready"
         self.root.dataset.state = "ready"

@@ -2,7 +2,7 @@
 
     python bench/bench_boot.py [--runs 5] [--settle 5000] [--http-gzip]
 
-Pages, all served by build.make_server (same headers, same CSP) from one temporary build:
+Pages, all served by sitebuild's make_server (same headers, same CSP) from one temporary build:
 
     bare         a minimal page: import the vendored pyodide.mjs, loadPyodide(), runPython("1+1")
     snapshot     the built page (boots from the start-up snapshot), until #app is "ready"
@@ -18,7 +18,7 @@ measures a cache that real visitors have). The time is performance.now() in the 
 it is done, i.e. from navigation start. Runs alternate between the pages so that machine
 load affects all alike; the ratios to bare are the figures to compare across machines.
 
-Bytes: the files a cold load requested, raw (as build.make_server sends them) and as a
+Bytes: the files a cold load requested, raw (as sitebuild's make_server sends them) and as a
 gzip-compressing host would send them (each response gzip -6, already-gzipped files as
 they are). Results: bench/results/boot.json.
 """
@@ -46,9 +46,11 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import BrowserContext, Playwright, sync_playwright  # noqa: E402
 
-import build  # noqa: E402
+from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from sitebuild.serve import SiteHandler  # noqa: E402
+from sitebuild.site import Site, build  # noqa: E402
 
-ARGS = build.CHROMIUM_ARGS
+ARGS = CHROMIUM_ARGS
 
 BARE_HTML = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>bare pyodide</title>
@@ -121,7 +123,7 @@ def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
     # download it again.
     with tempfile.TemporaryDirectory() as profile:
         context = driver.chromium.launch_persistent_context(
-            profile, executable_path=build.CHROMIUM, args=ARGS, headless=True
+            profile, executable_path=CHROMIUM, args=ARGS, headless=True
         )
         context.add_init_script(READY_PROBE)
         cold = boot_once(context, url, settle_ms)
@@ -137,7 +139,7 @@ def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
     }
 
 
-class GzipSnapshotHandler(build.SiteHandler):
+class GzipSnapshotHandler(SiteHandler):
     """Serves snapshot-*.bin from the .bin.gz beside it with Content-Encoding: gzip."""
 
     def send_head(self) -> Any:
@@ -166,7 +168,7 @@ class _Body:
         pass
 
 
-def add_variants(site: build.Site, http_gzip: bool) -> None:
+def add_variants(site: Site, http_gzip: bool) -> None:
     """no-snapshot/ (and http-gzip/): copies of the built page, beside it."""
     skip = {"no-snapshot", "http-gzip"}  # and bench_page.py's what-if copies, v-*
     top = [p for p in site.root.iterdir() if p.name not in skip and not p.name.startswith("v-")]
@@ -199,12 +201,12 @@ class Served:
 
 @contextmanager
 def served_site(
-    prepare: Callable[[build.Site], None] | None = None, http_gzip: bool = False
+    prepare: Callable[[Site], None] | None = None, http_gzip: bool = False
 ) -> Iterator[Served]:
     """Build the site (plus bare.html and the variant copies) into a temporary folder and
     serve it. ``prepare`` may alter the built site before the copies are made."""
     with tempfile.TemporaryDirectory() as tmp:
-        site = build.build(Path(tmp) / "dist")
+        site = build(Path(tmp) / "dist")
         (site.root / "bare.html").write_text(BARE_HTML)
         (site.root / "bare.js").write_text(BARE_JS % site.vendored.pyodide)
         if prepare is not None:

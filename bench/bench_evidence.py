@@ -3,13 +3,14 @@ the same run (CPython).
 
     python bench/bench_evidence.py [--quick]
 
-"split" is ``analyse`` without trade-offs; "evidence" is ``evidence_of`` for 50 questions
+"split" is ``analyse`` without trade-offs (warm: the text's pieces cached, as after a
+settings change; cold: a new text); "evidence" is ``evidence_of`` for 50 questions
 (1-3 excerpts each) on that result: cold = a new result (the BM25 index of its chunks is
 built, the retrieved chunks' tokens counted), warm = the same result again (index kept, as
 when only the questions change). "compare" is the seven comparison rows given the current
 analysis; "compare + evidence" adds the Evidence check of every row, as the CLI's
 ``--format compare --questions`` and the page's comparison compute it. Ratios are against
-the split of the same case.
+the warm split of the same case unless said.
 """
 
 from __future__ import annotations
@@ -18,12 +19,12 @@ import argparse
 import random
 import re
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench_damage import forget, timed  # noqa: E402  (the same as there)
 
 from chunker_py import Settings, analyse, compare  # noqa: E402
 from chunker_py.measures.evidence import Excerpt, Question, evidence_of  # noqa: E402
@@ -50,19 +51,6 @@ def questions(text: str, count: int, seed: int = 19) -> list[Question]:
     return out
 
 
-def timed(
-    fn: Callable[[], object], repeat: int, setup: Callable[[], object] | None = None
-) -> float:
-    times = []
-    for _ in range(repeat):
-        if setup is not None:
-            setup()
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)  # best of n: the machine is shared, and the work is CPU-bound
-
-
 def case(name: str, text: str, settings: Settings, asked: list[Question], repeat: int) -> None:
     state: dict[str, object] = {}
 
@@ -78,6 +66,7 @@ def case(name: str, text: str, settings: Settings, asked: list[Question], repeat
     result = split()
     result.tokens  # noqa: B018 - the page has counted every chunk's tokens by then
     warm_split = timed(split, repeat)
+    cold_split = timed(split, repeat, forget)  # a new text: pieces and parse built again
     cold = timed(evidence, repeat, fresh)
     state["a"] = result
     evidence()
@@ -93,8 +82,9 @@ def case(name: str, text: str, settings: Settings, asked: list[Question], repeat
     only_rows = timed(rows, max(3, repeat // 3))
     with_evidence = timed(rows_with_evidence, max(3, repeat // 3))
     print(
-        f"{name:<22} chunks {result.count:>4} | split {warm_split * 1e3:6.2f} ms | evidence "
-        f"cold {cold * 1e3:6.2f} ms ({cold / warm_split:5.2f}x) warm {warm * 1e3:6.2f} ms "
+        f"{name:<18} chunks {result.count:>4} | split warm {warm_split * 1e3:5.2f} ms cold "
+        f"{cold_split * 1e3:5.2f} ms | evidence cold {cold * 1e3:6.2f} ms "
+        f"({cold / cold_split:5.2f}x cold split) warm {warm * 1e3:6.2f} ms "
         f"({warm / warm_split:5.2f}x) | compare {only_rows * 1e3:6.1f} ms "
         f"({only_rows / warm_split:5.1f}x) + evidence {with_evidence * 1e3:6.1f} ms "
         f"({with_evidence / warm_split:5.1f}x; evidence adds "

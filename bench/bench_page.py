@@ -61,8 +61,9 @@ from bench_boot import ARGS, boot_runs, served_site, snapshot_url, summarise  # 
 from bench_boot import report as boot_report  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-import build  # noqa: E402
 from chunker_py import MAX_CHUNKS, MAX_CODE_POINTS, analyse, parse_settings  # noqa: E402
+from sitebuild.paths import CHROMIUM  # noqa: E402
+from sitebuild.site import Site  # noqa: E402
 
 GUIDE = ROOT / "tests" / "data" / "user_guide.txt"
 DEFAULTS = {"mode": "recursive", "chunk_size": "300", "chunk_overlap": "50"}
@@ -167,75 +168,9 @@ CARET_END = """() => {
 # app/main.py's line that starts the UI (variants and --profile insert code before it)
 START = "inspector.start()\n"
 
-# --profile: inserted in the COPY's app/main.py just before inspector.start(). Wraps the
-# update phases (and chunker_py's internal steps) with timers; one JSON record per update.
-# Each target is looked up by name and skipped when the app no longer has it, so a change
-# of the app shortens the profile instead of breaking the page.
-INSTRUMENT = """
-# ---- bench_page.py --profile instrumentation (temporary copy only) ----
-import importlib as _bi
-import json as _bj
-import time as _bt
-
-import js as _bjs
-
-_bphase: dict = {}
-
-
-def _btimed(name, fn):
-    def wrapper(*args, **kwargs):
-        t0 = _bt.perf_counter()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            _bphase[name] = _bphase.get(name, 0.0) + (_bt.perf_counter() - t0) * 1000
-    return wrapper
-
-
-def _bwrap(module_name, path, label=None):
-    try:
-        owner = _bi.import_module(module_name)
-        *parents, attr = path.split(".")
-        for parent in parents:
-            owner = getattr(owner, parent)
-        setattr(owner, attr, _btimed(label or f"{module_name}.{path}", getattr(owner, attr)))
-    except (ImportError, AttributeError):
-        pass
-
-
-for _bm, _bp in [
-    ("source", "Source.current"), ("source", "Source.show_count"),
-    ("settings", "mark_invalid"), ("settings", "show_separator_summary"),
-    ("settings", "update_link"), ("readiness", "show"), ("summary", "show"),
-    ("preview", "Preview.show"), ("preview", "to_json"), ("records", "Records.show"),
-    ("records", "to_json"), ("chart", "show"), ("histogram", "show"),
-    ("chunkmap", "ChunkMap.show"), ("export", "Export.show"),
-    ("chunker_py.pipeline.analysis", "TextIndex"), ("chunker_py.pipeline.analysis", "tradeoffs"),
-    ("chunker_py.pipeline.analysis", "summarise"), ("chunker_py.pipeline.analysis", "_warnings"),
-    ("chunker_py.pipeline.analysis", "build_chunks"),
-]:
-    _bwrap(_bm, _bp)
-# inspector's own names (imported with `from chunker_py import ...`)
-for _bname in ("parse_settings", "analyse"):
-    if hasattr(inspector, _bname):
-        setattr(inspector, _bname, _btimed(_bname, getattr(inspector, _bname)))
-_bupdate = inspector.Page.update
-
-
-def _bupdate_timed(self):
-    _bphase.clear()
-    t0 = _bt.perf_counter()
-    try:
-        return _bupdate(self)
-    finally:
-        _bphase["Page.update total"] = (_bt.perf_counter() - t0) * 1000
-        _bphase["_start"] = performance.now()
-        _bjs.ciPhases.push(_bj.dumps(_bphase))
-
-
-inspector.Page.update = _bupdate_timed
-# ---- end of instrumentation ----
-"""
+# --profile: bench/page_profile.py, inserted in the COPY's app/main.py before START.
+PROFILE = ROOT / "bench" / "page_profile.py"
+PROFILE_CALL = "install_profile(inspector, performance)\n"
 
 # --profile, JS side: time the JS builders and Plotly.react as called from Python.
 JS_TIMERS = """() => {
@@ -394,7 +329,7 @@ def persistent_context(driver: Any, profile_dir: str) -> Any:
     """Debian's Chromium with a fresh profile on disk (so a warm load has a cache)."""
     return driver.chromium.launch_persistent_context(
         profile_dir,
-        executable_path=build.CHROMIUM,
+        executable_path=CHROMIUM,
         args=ARGS,
         headless=True,
         viewport={"width": 1280, "height": 900},
@@ -485,6 +420,21 @@ def phase_medians(page: Page, warmup: int) -> dict[str, float]:
 
 MAP_SHOWN = False  # set by --map
 
+FIFTY_QUESTIONS = """
+import evidence as _ev
+from chunker_py.measures.evidence import Excerpt as _Ex, Question as _Q
+_shown = _ev.EvidencePanel.show
+def _fifty(self, result):
+    t = self.source.text
+    if len(t) > 10000 and len(self.questions) != 50:
+        step = len(t) // 51
+        at = [i * step for i in range(1, 51)]
+        self.questions = [_Q(t[a : a + 60], (_Ex(t[a : a + 120], a, a + 120),)) for a in at]
+        self.anchored_to = t
+    _shown(self, result)
+_ev.EvidencePanel.show = _fifty
+"""
+
 # --variant: what-if edits of the COPY's static files (never the repository's), to measure
 # candidate optimisations. Each maps a file to (old, new) replacements that must apply.
 VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
@@ -506,6 +456,18 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "no-typing-pause": {
         "app/main.py": [(START, "inspector.TYPING_GAP_MS = 0\n" + START)],
     },
+    # Evidence check (issue 19): no questions at all (the page ships the sample's three),
+    # or 50 questions on the measured text (one excerpt each, spread over the text).
+    "no-questions": {
+        "app/main.py": [
+            (
+                START,
+                "import evidence\nevidence.EvidencePanel._load_sample = lambda self: None\n"
+                + START,
+            )
+        ]
+    },
+    "fifty-questions": {"app/main.py": [(START, FIFTY_QUESTIONS + START)]},
     # The objects alive after start-up stay in the garbage collector's view.
     "gc-auto": {"app/main.py": [(START, START + "import gc\ngc.enable()\n")]},
     # Skip rendering work for panels outside the viewport.
@@ -520,7 +482,7 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
 }
 
 
-def patch_variants(site: build.Site, names: list[str]) -> None:
+def patch_variants(site: Site, names: list[str]) -> None:
     for name in names:
         for file, edits in VARIANTS[name].items():
             path = site.root / site.build / file
@@ -574,7 +536,7 @@ def compare(
     return out
 
 
-def serve_variants(site: build.Site, names: list[str]) -> None:
+def serve_variants(site: Site, names: list[str]) -> None:
     """Each variant as a patched copy of the whole site in v-<name>/."""
     for name in names:
         copy = site.root / f"v-{name}"
@@ -582,12 +544,13 @@ def serve_variants(site: build.Site, names: list[str]) -> None:
         patch_variants(dataclasses.replace(site, root=copy), name.split("+"))
 
 
-def instrument(site: build.Site) -> None:
+def instrument(site: Site) -> None:
     main = site.root / site.build / "app" / "main.py"
     source = main.read_text("utf-8")
     if START not in source:
-        raise SystemExit(f"--profile: app/main.py no longer has {START!r}; update INSTRUMENT")
-    main.write_text(source.replace(START, INSTRUMENT + START))
+        raise SystemExit(f"--profile: app/main.py no longer has {START!r}; update {PROFILE.name}")
+    profile = PROFILE.read_text("utf-8")
+    main.write_text(source.replace(START, f"{profile}\n{PROFILE_CALL}{START}"))
 
 
 def ms(value: float) -> str:
@@ -695,7 +658,7 @@ def main() -> None:
                 " (a+b combinations only with --compare)"
             )
 
-    def prepare(site: build.Site) -> None:
+    def prepare(site: Site) -> None:
         if args.compare:
             serve_variants(site, args.variant)
             return

@@ -186,30 +186,13 @@ def report_cpython() -> None:
         print(f"tiktoken {name} construction: {figures['load (ranks already in memory)']:.0f} ms")
 
 
-NODE_RUNNER = """
-import path from "node:path";
-import { createRequire } from "node:module";
-const [repo] = process.argv.slice(2);
-const { loadPyodide } = createRequire(path.join(repo, "package.json"))("pyodide");
-const pyodide = await loadPyodide();
-pyodide.FS.mkdirTree("/repo");
-pyodide.FS.mount(pyodide.FS.filesystems.NODEFS, { root: repo }, "/repo");
-console.log(await pyodide.runPythonAsync(`
-import sys, os, json
-sys.path.insert(0, "/repo"); os.chdir("/repo")
-import bench.bench_tokens as b
-loads = {n: b.cold_load_ms(n) for n in b.NAMES}
-json.dumps({"loads": loads, "recount": b.measure_ours()})
-`));
-"""
+# Runs bench_tokens.py itself inside Node's Pyodide (the vendored npm package).
+NODE_RUNNER = ROOT / "bench" / "bench_tokens_runner.mjs"
 
 
 def report_pyodide() -> None:
-    runner = ROOT / ".cache" / "bench_tokens_runner.mjs"
-    runner.parent.mkdir(exist_ok=True)
-    runner.write_text(NODE_RUNNER, "utf-8")
     done = subprocess.run(
-        ["node", str(runner), str(ROOT)], capture_output=True, text=True, check=True
+        ["node", str(NODE_RUNNER), str(ROOT)], capture_output=True, text=True, check=True
     )
     figures = json.loads(done.stdout.strip().splitlines()[-1])
     print("Pyodide under Node (cold loads: first use, in one interpreter, in NAMES order)")

@@ -47,7 +47,7 @@ from .text.sentences import sentence_spans
 
 __version__ = "0.2.0"
 
-from .tokenizers import TOKENIZERS, Tokenizer, get_tokenizer, tokenizer_loaded
+from .tokenizers import TOKENIZERS, Tokenizer, add_tokenizer_json, get_tokenizer, tokenizer_loaded
 
 __all__ = [
     "DEFAULT_SEPARATORS",
@@ -80,6 +80,7 @@ __all__ = [
     "TokenSummary",
     "Tokenizer",
     "Tradeoff",
+    "add_tokenizer_json",
     "analyse",
     "build_chunks",
     "check_document",

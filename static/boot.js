@@ -156,7 +156,8 @@ new MutationObserver(() => {
 // starts, even on the main thread, and a policy without 'unsafe-eval' refuses that. Its one
 // default worker hook only sets up `_pyscript` inside workers; this page runs Python on the
 // main thread, so removing it keeps 'unsafe-eval' out of the CSP. If the UI ever uses
-// <script type="py" worker>, delete this and add 'unsafe-eval' to script-src in build.py.
+// <script type="py" worker>, delete this and add 'unsafe-eval' to script-src in
+// sitebuild/policy.py.
 // Same URL as the <script> tag, so this is the same module instance, imported once.
 //
 // Also: an exception raised by the Python entry point while it starts (say, main.py

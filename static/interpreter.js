@@ -12,6 +12,18 @@
 //   {stage: "progress", text}                    a sentence for #boot-status
 //   {stage: "path", path: "snapshot" | "full", reason}   which boot was used, and why not
 //                                                the snapshot when it was not
+//
+// The contract with sitebuild/snapshot_imports.py, which prepared the snapshot's Python
+// (each name is spelt the same there; tests/build/test_snapshot_imports.py checks both):
+//   sys._chunk_inspector_snapshot   the key the snapshot was made for; read after the
+//                                   restore and compared with BUILD.key ("stale" if not)
+//   globalThis.chunkInspectorUnpack defined by unpackOnDemand when BUILD.appOnDemand: the
+//                                   snapshot's UnpackOnDemand finder calls it once, at the
+//                                   first import of a lazy module (the tokenizers), after
+//                                   taking itself off sys.meta_path; it deletes itself and
+//                                   unpacks app.zip into the working directory
+//                                   (/home/pyodide, as at snapshot time)
+//   sys._chunk_inspector_precompiled the paths of PyScript's package served precompiled
 
 const BUILD = /* build.py fills this in */ {};
 
@@ -72,8 +84,8 @@ async function fromSnapshot(options) {
     throw new Unusable(`refused by Pyodide: ${firstLine(error)}`);
   }
   mark("pyodide-restored");
-  // build.py leaves the key it made the snapshot for in sys: the code it holds must be the
-  // code this page ships (a stale copy under the right name is refused here).
+  // snapshot_imports.py left the key the snapshot was made for in sys: the code it holds
+  // must be the code this page ships (a stale copy under the right name is refused here).
   const key = pyodide.runPython("import sys; getattr(sys, '_chunk_inspector_snapshot', '')");
   if (key !== BUILD.key) throw new Unusable(`stale: made for ${key || "other code"}`);
   return pyodide;
@@ -98,7 +110,8 @@ async function unpack(pyodide, zips) {
 
 // On the snapshot path app.zip holds only the tokenizers' code and data, which the first
 // result never needs: it stays packed (50 ms saved before the first result) until Python
-// first imports one of those modules; the snapshot's finder then calls this, once.
+// first imports one of those modules; the snapshot's finder (snapshot_imports.py,
+// UnpackOnDemand) then calls this, once.
 async function unpackOnDemand(pyodide) {
   progress("Loading the page's Python code…");
   const bytes = await app; // downloaded by now: the call below never has to wait

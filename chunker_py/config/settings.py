@@ -274,6 +274,10 @@ class Settings:
     def replace(self, **changes: Any) -> Settings:
         return Settings(**{**self._values, **changes})
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickled by value, so settings travel to worker processes (the corpus run)
+        return (_settings_of, (dict(self._values),))
+
     # -- derived
     @property
     def mode_info(self) -> Mode:
@@ -329,6 +333,10 @@ def read_overlap(raw: object, size: int, mode: str) -> int:
     if MODES[mode].uses_overlap:
         return parse_whole(raw, "chunk_overlap", 0, size - 1)
     return parse_whole(raw, "chunk_overlap", 0, MAX_CHUNK_SIZE - 1)
+
+
+def _settings_of(values: dict[str, Any]) -> Settings:
+    return Settings(**values)
 
 
 def parse_settings(raw: Mapping[str, object]) -> Settings:

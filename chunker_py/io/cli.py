@@ -1,20 +1,26 @@
-"""Command-line front: ``python -m chunker_py [FILE ...|-] [options]``.
+"""Command-line front: ``python -m chunker_py [PATH ...|-] [options]``.
 
-Exit status 0 on success; 2 for invalid settings or input, with the message on stderr and
-nothing on stdout.
+PATHs are files and folders (a corpus, ``io/sources.py``); each file is cut by
+``io/corpus.py`` and written whole, in order, as soon as it is done. Exit status 0 on
+success; 1 when a file was refused (reported on stderr, the others still written); 2 for
+invalid settings, with the message on stderr and nothing on stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from typing import Any
 
 from ..config.links import settings_from_fragment
 from ..config.settings import FIELDS, Settings, parse_settings
-from ..engine.errors import ChunkerError
-from ..engine.fields import Field
+from ..engine.errors import ChunkerError, DocumentError, SettingError
+from ..engine.fields import Field, read_whole
 from ..engine.limits import (
     MAX_CHUNKS,
     MAX_CODE_POINTS,
@@ -22,13 +28,15 @@ from ..engine.limits import (
     MAX_QUESTIONS,
     MAX_QUESTIONS_BYTES,
 )
-from ..measures.evidence import Question, evidence_of
+from ..measures.evidence import Question
 from ..modes.registry import MODES
-from ..pipeline.analysis import Analysis, analyse
-from ..pipeline.compare import compare
-from ..text.documents import decode_document
-from .questions import check_against, questions_for, read_questions
-from .records import json_line, to_csv, to_jsonl
+from ..tokenizers import add_tokenizer_json, get_tokenizer
+from ..tokenizers.hf import check_tokenizer_size
+from .corpus import Output, Tally, Task, cut_corpus
+from .questions import questions_for, read_questions
+from .records import json_line
+from .rules import Rule, read_rules, settings_for
+from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -38,7 +46,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Split UTF-8 text into retrieval chunks with exact source offsets.",
         epilog=f"Modes — {modes}",
     )
-    p.add_argument("files", nargs="*", metavar="FILE", help="UTF-8 text files; - or none: stdin")
+    p.add_argument(
+        "files",
+        nargs="*",
+        metavar="PATH",
+        help="UTF-8 text files and folders (walked recursively); - or none: stdin",
+    )
     for field in FIELDS.values():
         _add_flag(p, field)
     p.add_argument(
@@ -58,6 +71,12 @@ def _parser() -> argparse.ArgumentParser:
         "evidence object to summary and compare; a question's corpus_id names its file "
         "(path, file name or stem), none: every file",
     )
+    p.add_argument(
+        "--tokenizer-file",
+        metavar="PATH",
+        help="count with a Hugging Face tokenizer.json instead of --tokenizer (read here, "
+        "never sent anywhere; never put in a share link)",
+    )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
         "--spreadsheet-safe", action="store_true", help="CSV: prefix ' to formula-like cells"
@@ -70,6 +89,41 @@ def _parser() -> argparse.ArgumentParser:
             f"points, {MAX_CHUNKS:,} chunks) for batch use"
         ),
     )
+    corpus = p.add_argument_group("corpus")
+    corpus.add_argument(
+        "--include",
+        action="append",
+        metavar="GLOB",
+        default=[],
+        help="in folders, read the files matching GLOB (repeatable; default: *.md, "
+        "*.markdown, *.txt); a GLOB without / matches the file name, ** any folders",
+    )
+    corpus.add_argument(
+        "--exclude", action="append", metavar="GLOB", default=[], help="in folders, skip GLOB"
+    )
+    corpus.add_argument(
+        "--files-from", metavar="LIST", help="also read the paths in LIST, one a line (-: stdin)"
+    )
+    corpus.add_argument(
+        "--rules",
+        metavar="FILE",
+        help="TOML rules: [[rule]] tables with a glob and settings or a share link; the first "
+        "match gives a file's settings, the command line's apply to the rest",
+    )
+    corpus.add_argument(
+        "--meta",
+        action="append",
+        metavar="KEY=VALUE",
+        help="run-level metadata in every record's metadata object (repeatable)",
+    )
+    corpus.add_argument(
+        "--file-meta",
+        action="store_true",
+        help="add each file's metadata (path, size in bytes, Markdown front matter keys) "
+        "to every record; the document's value wins over --meta",
+    )
+    corpus.add_argument("--jobs", metavar="N", help="processes cutting files (default: all cores)")
+    corpus.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
     return p
 
 
@@ -106,44 +160,35 @@ def _settings(args: argparse.Namespace) -> Settings:
         if key != "chunk_overlap":
             field.read(given)  # an explicit flag is checked even where the mode ignores it
         raw[key] = given
+    if args.tokenizer_file is not None:
+        if args.tokenizer is not None:
+            raise SettingError("Give --tokenizer or --tokenizer-file, not both.", field="tokenizer")
+        raw["tokenizer"] = _tokenizer_file(args.tokenizer_file)
     return parse_settings(raw)
 
 
-def _summary(analysis: Analysis) -> dict[str, Any]:
-    s = analysis.summary
-    assert s is not None
-    return {
-        "source": analysis.settings.source_name or None,
-        "chunks": s.chunks,
-        "repeated": s.repeated,
-        "omitted": s.omitted,
-        "smallest": s.smallest,
-        "average": s.average,
-        "average_display": s.average_display,
-        "largest": s.largest,
-        "tokens": analysis.token_summary.as_json() if analysis.token_summary else None,
-        "warnings": list(analysis.warnings),
-        "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
-        "damage": analysis.damage.figures() if analysis.damage else None,
-        "settings": analysis.settings.record_settings(),
-    }
+def _metadata(pairs: Sequence[str] | None, wanted: bool) -> dict[str, str] | None:
+    """The ``--meta KEY=VALUE`` pairs (a repeated key: the last), or None when records
+    carry no ``metadata`` (neither ``--meta`` nor ``--file-meta`` given)."""
+    if not pairs and not wanted:
+        return None
+    out = {}
+    for pair in pairs or ():
+        key, equals, value = pair.partition("=")
+        if not equals or not key.strip():
+            raise SettingError(f"--meta takes KEY=VALUE (got {pair[:40]!r}).", field="meta")
+        out[key.strip()] = value
+    return out
 
 
-def _compare_lines(
-    text: str, settings: Settings, lifted: bool, questions: list[Question] | None
-) -> str:
-    """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
-    retained) are reported in the row, not raised."""
-    rows = compare(text, settings, max_chunks=None if lifted else MAX_CHUNKS)
-    source = settings.source_name or None
-    lines = []
-    for row in rows:
-        out = {"source": source, **row.as_json()}
-        if questions is not None:
-            found = evidence_of(row.analysis, questions) if row.analysis else None
-            out["evidence"] = found.summary() if found else None
-        lines.append(json_line(out) + "\n")
-    return "".join(lines)
+def _tokenizer_file(path: str) -> str:
+    """Register the tokenizer.json at ``path``; its name (``file:<file name>``)."""
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise SettingError(f"Cannot read {path}: {exc.strerror}.", field="tokenizer_file") from None
+    check_tokenizer_size(size)  # before reading: a 200 MB file is refused unread
+    return add_tokenizer_json(_read(path), os.path.basename(path))
 
 
 def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
@@ -162,59 +207,128 @@ def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
     )
 
 
-def run(argv: Sequence[str] | None = None) -> str:
-    """Return the whole output for ``argv``; raise ``ChunkerError`` on bad settings or input."""
+def _paths(args: argparse.Namespace) -> list[str]:
+    paths = list(args.files)
+    if args.files_from is not None:
+        name = args.files_from
+        data = sys.stdin.buffer.read() if name == STDIN else _read(name)
+        paths += read_list(data, name)
+    return paths or [STDIN]
+
+
+def _rules(path: str | None) -> tuple[Rule, ...]:
+    return () if path is None else read_rules(_read(path), path)
+
+
+def _jobs(args: argparse.Namespace) -> int:
+    if args.jobs is None:
+        affinity = getattr(os, "sched_getaffinity", None)
+        return len(affinity(0)) if affinity else os.cpu_count() or 1
+    return read_whole(args.jobs, "jobs", "--jobs", 1, 1024)
+
+
+def _check_dependencies(tokenizers: set[str]) -> None:
+    """Fail the run, not each file, when a dependency or token data is missing."""
+    if importlib.util.find_spec("markdown_it") is None:
+        raise ModuleNotFoundError(name="markdown_it")
+    for name in sorted(tokenizers):
+        get_tokenizer(name).count("a")  # loads its data (inherited by forked workers)
+
+
+def execute(
+    argv: Sequence[str] | None, write: Callable[[str], None], report: Callable[[str], None]
+) -> int:
+    """Run the command line: output through ``write`` file by file, messages about refused
+    files through ``report``. Return 0, or 1 when any file was refused; raise
+    ``ChunkerError`` on bad settings (nothing written then)."""
     args = _parser().parse_args(argv)
     settings = _settings(args)
-    lifted = args.no_limits
-    files = args.files or ["-"]
-    asked = _questions(args, lifted)
-    outputs = []
-    for path in files:
-        data = sys.stdin.buffer.read() if path == "-" else _read(path)
-        name = "Standard input" if path == "-" else f"The file {path}"
-        text = decode_document(
-            data,
-            name=name,
-            max_bytes=None if lifted else MAX_IMPORT_BYTES,
-            max_code_points=None if lifted else MAX_CODE_POINTS,
-        )
-        per_file = settings
-        if len(files) > 1 and not settings.source_name:
-            per_file = settings.replace(source_name=path)  # keeps record ids unique
-        questions = None
-        if asked is not None:
-            questions = questions_for(asked, path, settings.source_name)
-            if len(files) == 1:  # every question is about this file: a misfit is an error
-                check_against(text, questions, name=f"The questions file {args.questions}")
-        if args.format == "compare":
-            outputs.append(_compare_lines(text, per_file, lifted, questions))
+    rules = _rules(args.rules)
+    metadata = _metadata(args.meta, args.file_meta)
+    asked = _questions(args, args.no_limits)
+    output = Output(args.format, args.no_limits, args.spreadsheet_safe)
+    sources = collect(
+        _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
+    )
+    if not sources:
+        include = ", ".join(args.include or DEFAULT_INCLUDE)
+        raise SettingError(f"No file to read: no file in the folders matches {include}.")
+    tasks: list[Task] = []
+    tally = Tally()
+    for source in sources:
+        if source.error is not None:
+            report(source.error)
+            tally.skipped += 1
             continue
-        analysis = analyse(
-            text,
-            per_file,
-            max_chunks=None if lifted else MAX_CHUNKS,
-            max_code_points=None if lifted else MAX_CODE_POINTS,
-            with_tradeoffs=args.format == "summary",
+        try:
+            per_file = settings_for(source.match, rules, settings.replace(source_name=source.name))
+        except SettingError as exc:
+            report(f"{source.path}: {exc.message}")
+            tally.skipped += 1
+            continue
+        stdin = source.path == STDIN
+        questions = None
+        if asked is not None:  # a question's corpus_id picks its file
+            questions = tuple(questions_for(asked, source.path, source.name))
+        tasks.append(
+            Task(
+                source.path,
+                per_file,
+                "Standard input" if stdin else f"The file {source.path}",
+                metadata,
+                sys.stdin.buffer.read() if stdin else None,
+                questions,
+                # one file: every question is about it, so a misfit is an error
+                f"The questions file {args.questions}" if len(sources) == 1 else None,
+            )
         )
-        if analysis.error is not None:
-            raise analysis.error
-        if args.format == "jsonl":
-            outputs.append(to_jsonl(analysis))
-        elif args.format == "csv":
-            outputs.append(to_csv(analysis, spreadsheet_safe=args.spreadsheet_safe))
-        elif args.format == "evidence":
-            found = evidence_of(analysis, questions or [])
-            source = per_file.source_name or None
-            assert found is not None
-            outputs.append("".join(json_line(r.as_json(source)) + "\n" for r in found.results))
-        else:
-            summary = _summary(analysis)
-            if questions is not None:
-                found = evidence_of(analysis, questions)
-                summary["evidence"] = found.summary() if found else None
-            outputs.append(json_line(summary) + "\n")
-    return "".join(outputs)
+    _check_dependencies({t.settings.tokenizer for t in tasks})
+    jobs = min(_jobs(args), len(tasks))
+    progress = _progress(sources, args.quiet)
+    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
+        for done in cut_corpus(tasks, output, pool, ahead=2 * jobs):
+            tally.add(done)
+            if done.error is not None and progress is not None:
+                progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
+            elif done.error is not None:
+                report(f"{done.error} Skipped.")
+            write(done.text)
+            if progress is not None:
+                progress.update(done.size)
+                progress.set_description(f"{tally.files + tally.skipped}/{len(sources)} files")
+    if progress is not None:
+        progress.close()
+    if len(sources) > 1 and args.format == "summary":
+        write(json_line(tally.summary_line()) + "\n")
+    elif len(sources) > 1 and args.format == "compare":
+        write("".join(json_line(line) + "\n" for line in tally.compare_lines()))
+    return 1 if tally.skipped else 0
+
+
+def _progress(sources: Sequence[Source], quiet: bool) -> Any:
+    """A progress bar on stderr (files, MB/s, ETA) when it is a terminal and tqdm is
+    installed (``pip install chunker_py[progress]``); None otherwise."""
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    total = sum(s.size or 0 for s in sources)
+    tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked after this
+    return tqdm(total=total, unit="B", unit_scale=True, desc=f"0/{len(sources)} files",
+                file=sys.stderr, leave=False)  # fmt: skip
+
+
+def run(argv: Sequence[str] | None = None) -> str:
+    """Return the whole output for ``argv``; raise ``ChunkerError`` on bad settings or
+    input (the first refused file's message)."""
+    parts: list[str] = []
+    refused: list[str] = []
+    execute(argv, parts.append, refused.append)
+    if refused:
+        raise DocumentError(refused[0], field="file")
+    return "".join(parts)
 
 
 def _read(path: str) -> bytes:
@@ -226,11 +340,26 @@ def _read(path: str) -> bytes:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    def write(text: str) -> None:
+        sys.stdout.buffer.write(text.encode("utf-8"))
+        sys.stdout.flush()
+
+    def report(message: str) -> None:
+        print(f"chunker_py: {message}", file=sys.stderr)
+
     try:
-        output = run(argv)
+        return execute(argv, write, report)
     except ChunkerError as exc:
-        print(f"chunker_py: {exc.message}", file=sys.stderr)
+        report(exc.message)
         return 2
-    sys.stdout.buffer.write(output.encode("utf-8"))
-    sys.stdout.flush()
-    return 0
+    except ModuleNotFoundError as exc:
+        report(
+            f"the package {exc.name} is missing; install chunker_py with its dependencies "
+            "(pip install . in the repository)."
+        )
+        return 2
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130

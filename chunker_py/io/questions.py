@@ -27,6 +27,7 @@ from ..engine.errors import DocumentError
 from ..engine.fields import LONE_SURROGATE
 from ..engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS, MAX_QUESTIONS_BYTES
 from ..measures.evidence import Excerpt, Placed, Question, anchor
+from ..text.documents import decode_document
 from .records import json_line
 
 HEADER = ("question", "references", "corpus_id")
@@ -80,24 +81,14 @@ def read_questions(
 
 def _decode(data: bytes | str, name: str, max_bytes: int | None) -> str:
     if isinstance(data, str):
-        text = data
+        text = data.removeprefix("\ufeff")
+    elif data:  # as a document is: strict UTF-8, BOM dropped, within the byte limit
+        text = decode_document(
+            data, name=name, max_bytes=max_bytes, max_code_points=None,
+            kind="text (CSV, JSON or JSONL)", field="questions",
+        )  # fmt: skip
     else:
-        if max_bytes is not None and len(data) > max_bytes:
-            raise DocumentError(
-                f"{name} has {len(data):,} bytes; questions files may have at most "
-                f"{max_bytes:,} bytes.",
-                field="questions",
-            )
-        not_text = f"{name} is not a UTF-8 text file (CSV, JSON or JSONL)"
-        if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
-            raise DocumentError(not_text + ".", field="questions")
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise DocumentError(
-                f"{not_text} (invalid UTF-8 at byte {exc.start:,}).", field="questions"
-            ) from None
-    text = text.removeprefix("\ufeff")
+        text = ""
     bad = LONE_SURROGATE.search(text)
     if bad:
         line = text.count("\n", 0, bad.start()) + 1

@@ -22,9 +22,10 @@ def record_id(source_name: str, index: int) -> str:
     return f"{source_name or 'document'}#{index}"
 
 
-def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
+def record(chunk: Chunk, analysis: Analysis, used: dict[str, Any] | None = None) -> dict[str, Any]:
     """One JSONL record, keys in SPEC.md order; then the keys the mode sets, then
-    ``damage``; ``source`` and ``settings`` stay last."""
+    ``damage``; ``source`` and ``settings`` stay last. ``used`` is
+    ``analysis.settings.record_settings()`` when the caller already has it."""
     settings = analysis.settings
     out: dict[str, Any] = {
         "id": record_id(settings.source_name, chunk.index),
@@ -48,7 +49,7 @@ def record(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
     if damage is not None:
         out["damage"] = damage.chunks[chunk.index].record()
     out["source"] = settings.source_name or None
-    out["settings"] = settings.record_settings()
+    out["settings"] = settings.record_settings() if used is None else used
     return out
 
 
@@ -60,7 +61,8 @@ def json_line(value: Any) -> str:
 
 def to_jsonl(analysis: Analysis) -> str:
     """One JSON object per chunk, each line ending in ``\\n``."""
-    return "".join(json_line(record(c, analysis)) + "\n" for c in analysis.chunks)
+    used = analysis.settings.record_settings()  # the same for every record
+    return "".join(json_line(record(c, analysis, used)) + "\n" for c in analysis.chunks)
 
 
 def _csv_cell(value: object, *, safe: bool) -> str:

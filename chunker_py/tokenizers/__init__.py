@@ -51,6 +51,7 @@ _FACTORIES: dict[str, Callable[[str], Tokenizer]] = {
     "words": _words,
 }
 _CACHE: dict[str, Tokenizer] = {}
+_FILES: dict[str, bytes] = {}  # the contents of each tokenizer.json added
 
 
 def get_tokenizer(name: str) -> Tokenizer:
@@ -64,6 +65,27 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
+def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
+    """Make a Hugging Face tokenizer.json a tokenizer until the process ends, and return
+    its name: ``file:<file_name>`` (the same in the page and the CLI, so their downloads
+    agree; another file of the same name gets " (2)", ...). A SettingError naming what the
+    reader cannot count exactly, if anything."""
+    from .hf import load_tokenizer_json
+
+    content = data.encode("utf-8") if isinstance(data, str) else bytes(data)
+    base = name = f"file:{file_name}"
+    copy = 1
+    while name in _FILES and _FILES[name] != content:
+        copy += 1
+        name = f"{base} ({copy})"
+    if name not in _FILES:
+        tokenizer = load_tokenizer_json(content, name)
+        TOKENIZERS[name] = f"{file_name}{name[len(base) :]} ({tokenizer.family})"
+        _CACHE[name] = tokenizer
+        _FILES[name] = content
+    return name
+
+
 def tokenizer_loaded(name: str) -> bool:
     """Whether ``name`` is ready to count without loading its tables (the page says
     "loading" rather than wait for a rank file on the first result)."""
@@ -73,6 +95,7 @@ def tokenizer_loaded(name: str) -> bool:
 __all__ = [
     "TOKENIZERS",
     "Tokenizer",
+    "add_tokenizer_json",
     "get_tokenizer",
     "tokenizer_loaded",
 ]

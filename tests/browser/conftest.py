@@ -1,9 +1,6 @@
 """Browser fixtures and the one page driver every browser test uses.
 
-    site       the static site, built once per session into a temporary folder
-    serve_dir  serve any folder in-process (port 0), with a thread-safe request log;
-               `serve_dir(root, csp=None)` serves it without the policy header
-    server     the built site, served with its Content-Security-Policy
+    site, serve_dir, server, copy_site   from tests/conftest.py (the build's fixtures)
     browser    Playwright driving /usr/bin/chromium (never a downloaded browser)
     new_app    open an `App` on any server, with any context options (e.g. bypass_csp)
     app        one booted `App` per test module, on `server`
@@ -27,9 +24,7 @@ from __future__ import annotations
 
 import base64
 import json
-import shutil
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,11 +45,10 @@ from playwright.sync_api import (
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-import build  # noqa: E402  (build.py lives at the repository root)
 from chunker_py import DEFAULT_SEPARATORS, Settings  # noqa: E402
+from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from tests.conftest import Server  # noqa: E402  (re-exported for the browser tests)
 
-CHROMIUM = build.CHROMIUM
-CHROMIUM_ARGS = build.CHROMIUM_ARGS
 BOOT_TIMEOUT_MS = 60_000
 SETTLE_TIMEOUT_MS = 30_000
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
@@ -63,75 +57,6 @@ SETTINGS_REGION = "Document and settings"
 # The visible label of each core mode and edges value (radio buttons).
 MODE_LABELS = {"recursive": "Recursive", "fixed": "Fixed size"}
 EDGE_LABELS = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
-
-
-@dataclass(frozen=True)
-class Request:
-    method: str
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-@dataclass
-class Server:
-    """A running static server and what it was asked for."""
-
-    url: str  # "http://127.0.0.1:PORT/"
-    root: Path
-    _log: list[Request] = field(default_factory=list)
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def record(self, method: str, path: str, headers: dict[str, str], body: bytes) -> None:
-        with self._lock:
-            self._log.append(Request(method, path, headers, body))
-
-    @property
-    def requests(self) -> list[Request]:
-        with self._lock:
-            return list(self._log)
-
-
-@pytest.fixture(scope="session")
-def site(tmp_path_factory: pytest.TempPathFactory) -> build.Site:
-    """The site, built once, away from ./dist so a running `build.py serve` is untouched."""
-    return build.build(tmp_path_factory.mktemp("site") / "dist")
-
-
-@pytest.fixture(scope="session")
-def serve_dir() -> Iterator[Callable[..., Server]]:
-    """Serve any folder in-process; every server started is stopped at session end."""
-    running = []
-
-    def start(root: Path, *, csp: str | None = build.CSP) -> Server:
-        server = Server(url="", root=root)
-        httpd = build.make_server(root, 0, log=server.record, csp=csp)
-        server.url = f"http://127.0.0.1:{httpd.server_address[1]}/"
-        threading.Thread(target=httpd.serve_forever, daemon=True).start()
-        running.append(httpd)
-        return server
-
-    yield start
-    for httpd in running:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-@pytest.fixture(scope="session")
-def server(site: build.Site, serve_dir: Callable[..., Server]) -> Server:
-    return serve_dir(site.root)
-
-
-@pytest.fixture(scope="session")
-def copy_site(site: build.Site, tmp_path_factory: pytest.TempPathFactory) -> Callable[[], Path]:
-    """A fresh copy of the built site, to break on purpose."""
-
-    def copy() -> Path:
-        target = tmp_path_factory.mktemp("site-copy") / "dist"
-        shutil.copytree(site.root, target)
-        return target
-
-    return copy
 
 
 @pytest.fixture(scope="session")

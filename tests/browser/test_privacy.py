@@ -3,10 +3,12 @@
 Layer 1, the page itself, with the safety net off. The server sends no CSP header and the
 browser context bypasses the page's <meta> policy (`bypass_csp=True`; the first check
 shows an inline script really runs). The whole user flow runs: paste, typing, import
-through Browse TXT/MD, both modes, both edges, a Source name, both downloads, both copies,
-Copy settings link, reopening that link in a new page, and the flow again offline. Every
-request Playwright sees must be a same-origin GET of a file the build wrote; unique
-markers typed, pasted, imported and used as the Source name appear in no request (URL,
+through Browse TXT/MD, both modes, both edges, a Source name, an Evidence check question
+with an excerpt and the panel's exports, both downloads, both copies, Copy settings link,
+reopening that link in a new page, and the flow again offline. Every request Playwright
+sees must be a same-origin GET of a file the build wrote; unique markers typed, pasted,
+imported, used as the Source name and written into a question and its excerpt appear in
+no request (URL,
 headers, body) the browser or the server saw; a second local server on another origin
 (the collector) receives nothing. This is what shows the page makes no such request.
 
@@ -82,6 +84,7 @@ def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
 
     # Import through Browse TXT/MD.
     lines = [f"Line {i} of the imported notes {marker}-file, some filler words." for i in range(40)]
+    lines[7] = f"Line 7 holds the evidence {marker}-excerpt for a question."
     imported = "# Notes\n\n" + "\n".join(lines) + "\n"
     app.settle(lambda: app.browse("notes.md", imported.encode(), "text/markdown"))
     expect(app.source_status()).to_contain_text("Imported notes.md")
@@ -95,6 +98,19 @@ def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
         expect(app.readiness_status()).to_have_text("Ready")
     name = f"{marker}-name"
     app.fill("Source name", name)
+
+    # Evidence check (issue 19): a question and an excerpt holding markers, then every
+    # export of the panel; none of it may reach a request or the settings link.
+    app.press("Clear questions")  # the sample's questions (not in this text) go
+    app.control("Question").fill(f"What does {marker}-question ask?")
+    app.control("Excerpt").fill(f"the evidence {marker}-excerpt")
+    app.press("Find excerpt")
+    app.press("Add question")
+    expect(app.page.locator("#evidence-list")).to_contain_text(f"{marker}-question")
+    for kind in ("CSV", "JSON", "JSONL"):
+        app.download(f"Export {kind}")
+    _file, figures = app.download("Download figures (JSONL)")
+    out["evidence"] = figures.decode("utf-8")
 
     for kind in ("JSONL", "CSV"):
         file_name, data = app.download(f"Download {kind}")
@@ -291,6 +307,10 @@ def _check_flow_output(out: dict[str, object]) -> None:
     rows = list(csv.DictReader(io.StringIO(str(out["CSV"]), newline="")))
     assert [r["text"] for r in rows] == [c.text for c in expected.chunks]
     assert out["dialogs"] == []
+    # issue 19: the question was checked, and neither it nor its excerpt is in the link
+    (checked,) = [json.loads(line) for line in str(out["evidence"]).splitlines()]
+    assert checked["matched"] and checked["question"].endswith("-question ask?")
+    assert "-question" not in str(out["link"]) and "-excerpt" not in str(out["link"])
 
 
 def test_the_flow_gives_exact_downloads_and_copies_online_and_offline(

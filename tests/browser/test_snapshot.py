@@ -4,103 +4,32 @@ snapshot is missing, corrupt, refused by Pyodide or made for other code.
 Each fallback case serves a copy of the built site with the snapshot broken in one way.
 The page reports its path on #app (data-boot, data-boot-reason) and in the footer; the
 figures it then shows are checked against chunker_py run here, so a fallback that boots
-but computes nothing (or from the wrong code) fails. No timing is asserted.
+but computes nothing (or from the wrong code) fails. No timing is asserted. The build's
+side (the snapshot's key and Pyodide build, the lib.zip / app.zip split) is
+tests/build/test_snapshot_build.py.
 """
 
 from __future__ import annotations
 
 import gzip
-import html
-import io
-import json
-import re
-import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-import build
 import chunker_py
 from chunker_py import Settings, analyse
+from sitebuild.policy import CSP
+from sitebuild.site import Site
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
 
 
-def snapshot_file(root: Path, site: build.Site) -> Path:
-    (path,) = (root / site.build).glob("snapshot-*.bin.gz")
-    return path
-
-
-def pyodide_build_id() -> str:
-    """The BUILD_ID the vendored pyodide.mjs checks a snapshot against."""
-    source, _version = build.npm_package("pyodide")
-    match = re.search(r'BUILD_ID:"([0-9a-f]{64})"', (source / "pyodide.mjs").read_text("utf-8"))
-    assert match, "pyodide.mjs no longer names its BUILD_ID"
-    return match.group(1)
-
-
-def snapshot_build_id(raw: bytes) -> str:
-    """Pyodide's snapshot header: magic, sizes, then the 256-bit build id (8 uint32 LE)."""
-    words = [int.from_bytes(raw[i : i + 4], "little") for i in range(16, 48, 4)]
-    return "".join(f"{w:08x}" for w in words)
-
-
-# ---------------------------------------------------------------- the build
-
-
-def test_build_makes_a_snapshot_for_the_vendored_pyodide(site) -> None:
-    raw = gzip.decompress(snapshot_file(site.root, site).read_bytes())
-    assert snapshot_build_id(raw) == pyodide_build_id()
-
-
-def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(site) -> None:
-    index = (site.root / "index.html").read_text("utf-8")
-    name = snapshot_file(site.root, site).name
-    head = index[: index.index("</head>")]
-    # snapshot.js starts the download from <head>, before PyScript's own scripts
-    early = f'<script async src="{site.build}/snapshot.js" data-snapshot="{site.build}/{name}"'
-    assert early in head
-    assert head.index(early) < head.index('id="pyscript-core"')
-    # PyScript's configuration is inline (no request for it before the interpreter starts)
-    attributes = re.search(r'<script type="py" src="[^"]+" config="([^"]+)"', index)
-    assert attributes, "no <script type=py> with an inline config"
-    config = json.loads(html.unescape(attributes.group(1)))
-    assert not list((site.root / site.build).glob("*.json"))
-    assert "packages" not in config
-    assert config["interpreter"] == f"./{site.build}/interpreter.js"
-
-
-def test_snapshot_key_follows_the_python_code_it_holds() -> None:
-    bundle = build.python_bundle(build.pyodide_python_version())
-    modules = build.top_level_modules(bundle)
-    required = build.snapshot_required_modules()
-    key = build.snapshot_key(bundle, modules, required)
-    assert build.snapshot_key(bundle, modules, required) == key
-    changed = build.reproducible_zip([("chunker_py/__init__.py", b"changed = True\n")])
-    assert build.snapshot_key(changed, modules, required) != key
-    assert "chunker_py" in required and "chunker_py" in modules
-    # the dependencies' packages are imported into the snapshot too, whatever they are
-    assert set(required) <= set(modules)
-
-
-def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> None:
-    folder = site.root / site.build
-    lib = zipfile.ZipFile(folder / "lib.zip").namelist()
-    app = zipfile.ZipFile(folder / "app.zip").namelist()
-    assert "chunker_py/__init__.py" in lib and "markdown_it/__init__.py" in lib
-    # the app's modules are in the snapshot (main.py is PyScript's script, not in a zip);
-    # the tokenizers' rank files are read from the file system, which a snapshot lacks
-    assert "dom.py" in lib and "inspector.py" in lib and "main.py" not in lib + app
-    assert any(name.startswith("chunker_py/_data/") for name in app)
-    assert not set(lib) & set(app)
-    bundle = zipfile.ZipFile(io.BytesIO(build.python_bundle(build.pyodide_python_version())))
-    assert set(lib) | set(app) == set(bundle.namelist())
-
-
-# ---------------------------------------------------------------- the page
+def snapshot_file(root: Path, site: Site) -> Path:
+    """The snapshot in `root`, the built site or a copy of it."""
+    return root / site.snapshot
 
 
 def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
@@ -158,14 +87,6 @@ def test_tokenizers_are_unpacked_when_the_first_result_needs_them(new_app) -> No
     assert "UnpackOnDemand" not in page.python(finders)
 
 
-def test_app_zip_waits_only_when_it_holds_nothing_but_lazy_modules_and_data() -> None:
-    lazy = build.SNAPSHOT_LAZY[0].replace(".", "/") + ".py"
-    data = "chunker_py/_data/o200k_base.ranks"
-    assert build.only_lazy_modules_and_data(build.reproducible_zip([(lazy, b""), (data, b"")]))
-    other = build.reproducible_zip([(lazy, b""), ("dom.py", b"")])
-    assert not build.only_lazy_modules_and_data(other)
-
-
 def corrupt(path: Path) -> None:
     """Flip bytes in the middle of the compressed data: inflating fails (or the CRC does)."""
     data = bytearray(path.read_bytes())
@@ -185,7 +106,7 @@ def other_build_id(path: Path) -> None:
     path.write_bytes(gzip.compress(bytes(raw), compresslevel=1))
 
 
-def stale_key(root: Path, site: build.Site) -> None:
+def stale_key(root: Path, site: Site) -> None:
     """The page expects another key (as after a code change with an old snapshot file)."""
     interpreter = root / site.build / "interpreter.js"
     text = interpreter.read_text("utf-8")
@@ -194,7 +115,7 @@ def stale_key(root: Path, site: build.Site) -> None:
     interpreter.write_text(text.replace(f'"key": "{key}"', '"key": "0123456789abcdef0123"'))
 
 
-BREAKS: dict[str, tuple[Callable[[Path, build.Site], None], str]] = {
+BREAKS: dict[str, tuple[Callable[[Path, Site], None], str]] = {
     "missing": (lambda root, site: snapshot_file(root, site).unlink(), "missing: HTTP 404"),
     "corrupt": (lambda root, site: corrupt(snapshot_file(root, site)), "corrupt"),
     "truncated": (lambda root, site: truncate(snapshot_file(root, site)), "corrupt"),
@@ -232,8 +153,8 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
 def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
     """A policy that allows no blob: worker: snapshot.js cannot start its worker, and
     downloads and inflates the snapshot in the page; the page still boots from it."""
-    policy = build.CSP.replace("worker-src 'self' blob:", "worker-src 'self'")
-    assert policy != build.CSP
+    policy = CSP.replace("worker-src 'self' blob:", "worker-src 'self'")
+    assert policy != CSP
     recorded = new_app(serve_dir(site.root, csp=policy).url).open()
     assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
     page = recorded.page

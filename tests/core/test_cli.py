@@ -102,11 +102,13 @@ def test_invalid_settings_exit_2_with_nothing_on_stdout(note: Path, args: tuple[
     assert out.returncode == 2 and out.stdout == b"" and out.stderr.strip() != b""
 
 
-def test_over_limit_input_exits_2(tmp_path: Path) -> None:
+def test_over_limit_input_is_refused_with_exit_1(tmp_path: Path) -> None:
+    """A file over the page's limits is refused (status 1: a file was skipped), not a
+    settings error; --no-limits lifts the limit."""
     big = tmp_path / "big.txt"
     big.write_bytes(b"x" * 20_000)
     out = cli(str(big), "--size", "10000", "--overlap", "9999")
-    assert out.returncode == 2 and out.stdout == b""
+    assert out.returncode == 1 and out.stdout == b""
     assert b"10,001 chunks" in out.stderr
     lifted = cli(
         str(big), "--size", "10000", "--overlap", "9999", "--no-limits", "--format", "summary"
@@ -114,13 +116,13 @@ def test_over_limit_input_exits_2(tmp_path: Path) -> None:
     assert lifted.returncode == 0 and json.loads(lifted.stdout)["chunks"] == 10_001
 
 
-def test_bad_files_exit_2(tmp_path: Path) -> None:
+def test_bad_files_are_refused_with_exit_1(tmp_path: Path) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"caf\xe9")
     out = cli(str(bad))
-    assert out.returncode == 2 and out.stdout == b"" and b"not a UTF-8 text file" in out.stderr
+    assert out.returncode == 1 and out.stdout == b"" and b"not a UTF-8 text file" in out.stderr
     out = cli(str(tmp_path / "missing.txt"))
-    assert out.returncode == 2 and b"Cannot read" in out.stderr
+    assert out.returncode == 1 and b"Cannot read" in out.stderr
 
 
 def test_several_files_get_unique_ids(tmp_path: Path) -> None:
@@ -133,8 +135,14 @@ def test_several_files_get_unique_ids(tmp_path: Path) -> None:
     assert ids[0] == f"{a}#0"
 
 
-def test_one_failing_file_prints_nothing(tmp_path: Path, note: Path) -> None:
+def test_a_refused_file_is_skipped_and_the_others_are_written_whole(
+    tmp_path: Path, note: Path
+) -> None:
     bad = tmp_path / "bad.bin"
     bad.write_bytes(b"\x00\x01")
-    out = cli(str(note), str(bad))
-    assert out.returncode == 2 and out.stdout == b""
+    out = cli(str(note), str(bad), "--size", "18", "--overlap", "4")
+    assert out.returncode == 1 and str(bad).encode() in out.stderr
+    expected = to_jsonl(
+        analyse(NOTE, Settings(chunk_size=18, chunk_overlap=4, source_name=str(note)))
+    )
+    assert out.stdout.decode() == expected

@@ -163,7 +163,7 @@ def real_files() -> dict[str, str]:
     package = Path(markdown_it.__file__).parent
     files = {
         "README.md": (ROOT / "README.md").read_text(encoding="utf-8"),
-        "build.py": (ROOT / "build.py").read_text(encoding="utf-8"),
+        "sitebuild/snapshot.py": (ROOT / "sitebuild" / "snapshot.py").read_text("utf-8"),
         "user_guide.txt": (ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8"),
         "markdown-it-py README": importlib.metadata.metadata("markdown-it-py").get_payload(),
         "markdown_it/main.py": (package / "main.py").read_text(encoding="utf-8"),
@@ -179,14 +179,14 @@ REAL_CASES = [
     ("README.md", "markdown"),
     ("markdown-it-py README", "markdown"),
     ("user_guide.txt", "markdown"),
-    ("build.py", "python"),
+    ("sitebuild/snapshot.py", "python"),
     ("markdown_it/main.py", "python"),
     ("markdown_it/rules_block/fence.py", "python"),
     ("README.md", "html"),
     ("README.md", "latex"),
-    ("build.py", "js"),
+    ("sitebuild/snapshot.py", "js"),
     ("README.md", "rst"),
-    ("build.py", "visualbasic6"),
+    ("sitebuild/snapshot.py", "visualbasic6"),
     ("markdown-it-py README", "haskell"),
 ]
 

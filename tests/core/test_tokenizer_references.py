@@ -12,9 +12,9 @@ import random
 import pytest
 from hypothesis import example, given
 
-import build
 from chunker_py.tokenizers import get_tokenizer
 from chunker_py.tokenizers.data import decode_ranks, read_data
+from sitebuild.tokendata import RANK_SHA256, encode_ranks
 
 from .token_corpus import TOKENIZER_NAMES, token_texts
 from .token_references import (
@@ -72,5 +72,5 @@ def test_the_user_guide_counts_like_the_reference(name: str) -> None:
 def test_the_packaged_rank_files_are_openais_bit_for_bit(name: str) -> None:
     ranks = decode_ranks(read_data(f"{name}.ranks", name))
     digest = hashlib.sha256(tiktoken_file(ranks)).hexdigest()
-    assert digest == build.RANK_SHA256[name]  # the hash tiktoken itself checks
-    assert decode_ranks(build.encode_ranks(list(ranks))) == ranks
+    assert digest == RANK_SHA256[name]  # the hash tiktoken itself checks
+    assert decode_ranks(encode_ranks(list(ranks))) == ranks

@@ -29,6 +29,8 @@ DEFAULT_ARGS = [
     "--ignore=tests/core/test_tokenizer_references.py",
     "--ignore=tests/core/test_tokens_langchain.py",
     "--ignore=tests/core/test_presets.py",
+    # the corpus command line: folders, processes, a terminal, PyYAML as the reference
+    "--ignore=tests/core/corpus",
     "--ignore=tests/core/evidence/test_bm25_reference.py",  # rank_bm25 needs NumPy
     "--ignore=tests/core/sentences/test_sentence_references.py",
     "--ignore=tests/core/sentences/test_sentence_tables.py",

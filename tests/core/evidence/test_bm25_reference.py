@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import warnings
 
-import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
-from chunker_py.measures import bm25
 from chunker_py.measures.bm25 import BM25, bm25_tokens
 
 WORDS = st.sampled_from(["rule", "exception", "refund", "gift", "card", "a", "the", "ß", "東"])
@@ -45,27 +43,3 @@ def test_equal_on_tokens_of_any_text(texts, question) -> None:  # type: ignore[n
     assume(any(docs))
     ours = BM25(docs).scores(bm25_tokens(question))
     assert ours == [float(x) for x in BM25Okapi(docs).get_scores(bm25_tokens(question))]
-
-
-@pytest.mark.parametrize(
-    ("text", "tokens"),
-    [
-        ("Refunds: 14 days!", ["refunds", "14", "days"]),
-        ("GIFT-Cards_are", ["gift", "cards", "are"]),
-        ("Straße STRASSE", ["strasse", "strasse"]),  # case-folded
-        ("cafe\u0301 naïve", ["cafe\u0301", "naïve"]),  # marks stay in their word
-        ("東京タワーへ行く", ["東", "京", "タ", "ワ", "ー", "へ", "行", "く"]),
-        ("abc東京", ["abc", "東", "京"]),
-        ("नमस्ते दुनिया", ["नमस्ते", "दुनिया"]),
-        ("\u0301x", ["x"]),  # a mark does not start a token
-        ("😀 --- ...", []),
-    ],
-)
-def test_tokens(text: str, tokens: list[str]) -> None:
-    assert bm25_tokens(text) == tokens
-
-
-@settings(max_examples=200)
-@given(st.text(st.characters(codec="utf-8") | st.sampled_from("aZ9_-.,' \n東ー\u0301")))
-def test_the_fast_path_gives_the_tokens_of_the_full_pattern(text: str) -> None:
-    assert bm25_tokens(text) == [t.casefold() for t in bm25._TOKEN.findall(text)]

@@ -169,3 +169,15 @@ def test_html_looking_questions_are_plain_text() -> None:
     """BAD-INPUT.md 27: read as text, nothing interpreted."""
     (q,) = read_questions(jsonl({**GOOD, "question": "<script>alert(1)</script>?"}))
     assert q.text == "<script>alert(1)</script>?"
+
+
+def test_the_user_guides_questions_fit_it_exactly() -> None:
+    """tests/data/user_guide-questions.csv: twelve questions written for the user guide
+    (the closing note's real document), every excerpt at its offsets."""
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parents[2] / "data"
+    questions = read_questions((data / "user_guide-questions.csv").read_bytes())
+    text = (data / "user_guide.txt").read_text(encoding="utf-8")
+    assert len(questions) == 12 and all(q.corpus_id == "user_guide" for q in questions)
+    assert check_against(text, questions) == []

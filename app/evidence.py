@@ -1,0 +1,511 @@
+"""Evidence check panel: questions, the excerpts that answer them, and whether the chunks
+keep that evidence whole and findable (chunker_py.measures.evidence).
+
+Questions are written here (evidence added from a selection in Source text or a pasted
+excerpt), imported from a questions file (Chroma's CSV, JSON, JSONL) or the sample's; they
+stay in this page only: never in a settings link, never sent. Every figure comes from the
+core's ``evidence_of``, so the page's "Download figures (JSONL)" equals
+``python -m chunker_py FILE --questions Q --format evidence`` byte for byte. All of it runs
+after the paint (app/inspector.py schedules it) and is dropped when a newer edit arrives.
+Everything is rendered with ``textContent``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from dom import by_id, number, on, render
+from js import document
+
+from chunker_py import MAX_CHUNKS, Analysis, ChunkerError, Row, settings_to_fragment
+from chunker_py.engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
+from chunker_py.io.questions import (
+    check_against,
+    placed_questions,
+    questions_to_csv,
+    questions_to_json,
+    questions_to_jsonl,
+    read_questions,
+)
+from chunker_py.io.records import json_line
+from chunker_py.measures.evidence import (
+    Evidence,
+    Excerpt,
+    Question,
+    QuestionResult,
+    anchor,
+    evidence_of,
+    follow_edit,
+)
+
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+_SHOWN = 60  # code points of an excerpt shown in a list
+
+
+def _short(text: str, limit: int = _SHOWN) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def code_point_offset(value: str, utf16: int) -> int:
+    """The code-point offset in ``value`` of a UTF-16 offset (a text area's selection)."""
+    units = 0
+    for index, char in enumerate(value):
+        if units >= utf16:
+            return index
+        units += 2 if ord(char) > 0xFFFF else 1
+    return len(value)
+
+
+def text_offset(text: str, shown: int) -> int:
+    """A position in the text area's value (CR LF shown as LF) as a position in ``text``."""
+    crlf = [m.start() - i for i, m in enumerate(re.finditer("\r\n", text))]
+    return shown + bisect_right(crlf, shown - 1)
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    before = text[:position]
+    line = len(re.findall(r"\r\n|\r|\n", before)) + 1
+    start = max(before.rfind("\n"), before.rfind("\r")) + 1
+    return line, position - start + 1
+
+
+def _element(tag: str, text: str = "", cls: str = "") -> Any:
+    node = document.createElement(tag)
+    if text:
+        node.textContent = text
+    if cls:
+        node.className = cls
+    return node
+
+
+def _chunks_words(chunks: Sequence[int]) -> str:
+    if not chunks:
+        return "in no chunk (trimmed away)"
+    if len(chunks) == 1:
+        return f"chunk {chunks[0]}"
+    return "chunks " + ", ".join(str(i) for i in chunks)
+
+
+def _mean(value: float | None, digits: int = 2) -> str:
+    return "—" if value is None else f"{value:.{digits}f}"
+
+
+class EvidencePanel:
+    def __init__(self, source: Any, apply_row: Callable[[str], Any]) -> None:
+        self.source = source
+        self.apply_row = apply_row
+        self.questions: list[Question] = []
+        self.anchored_to = ""  # the text the questions' offsets refer to
+        self.draft: list[Excerpt] = []
+        self.matches: list[int] = []  # starts of a pasted excerpt's occurrences
+        self.result: Analysis | None = None
+        self.found: Evidence | None = None
+        self.rows: Sequence[Row] | None = None
+
+    # -- wiring
+    def wire(self) -> None:
+        on(by_id("evidence-add-selection"), "click", lambda _e: self._add_selection())
+        on(by_id("evidence-find"), "click", lambda _e: self._find_excerpt())
+        on(by_id("evidence-use-match"), "click", lambda _e: self._use_match())
+        on(by_id("evidence-add-question"), "click", lambda _e: self._add_question())
+        on(by_id("evidence-discard"), "click", lambda _e: self._discard())
+        on(by_id("evidence-clear"), "click", lambda _e: self._clear())
+        on(by_id("evidence-import"), "change", self._import)
+        for kind in ("csv", "json", "jsonl"):
+            on(by_id(f"evidence-export-{kind}"), "click", lambda _e, k=kind: self._export(k))
+        on(by_id("evidence-download"), "click", lambda _e: self._download_figures())
+        # one handler per list (its buttons are rebuilt with every result)
+        on(by_id("evidence-list"), "click", self._list_clicked)
+        on(by_id("evidence-compare-body"), "click", self._row_clicked)
+        self._load_sample()
+
+    def _list_clicked(self, event: Any) -> None:
+        index = event.target.dataset.remove
+        if index:
+            self._remove(int(index))
+
+    def _row_clicked(self, event: Any) -> None:
+        fragment = event.target.dataset.fragment
+        if fragment and not event.target.disabled:
+            self.apply_row(str(fragment))
+
+    def _load_sample(self) -> None:
+        """The sample text's example questions (static/sample-questions.csv, inlined)."""
+        sample = str(by_id("evidence-sample").value)
+        self.questions = read_questions(sample, name="The sample questions")
+        self.anchored_to = self.source.text
+
+    # -- what the user does
+    def _say(self, message: str, *, problem: bool = False) -> None:
+        status = by_id("evidence-status")
+        status.textContent = message
+        status.classList.toggle("problem", problem)
+
+    def _add_selection(self) -> None:
+        area = self.source.area
+        value = str(area.value)
+        start = code_point_offset(value, int(area.selectionStart))
+        end = code_point_offset(value, int(area.selectionEnd))
+        if start >= end:
+            self._say(
+                "Select the passage in Source text first, then choose Add selection as evidence.",
+                problem=True,
+            )
+            return
+        text = self.source.text
+        if value != text:  # CR LF shown as LF: map back to the text's own offsets
+            start, end = text_offset(text, start), text_offset(text, end)
+        self._add_excerpt(Excerpt(text[start:end], start, end))
+
+    def _find_excerpt(self) -> None:
+        content = str(by_id("evidence-excerpt").value)
+        text = self.source.text
+        if not content.strip():
+            self._say(
+                "Paste the passage into Excerpt first, then choose Find excerpt.", problem=True
+            )
+            return
+        starts = []
+        at = text.find(content)
+        while at >= 0 and len(starts) <= 50:
+            starts.append(at)
+            at = text.find(content, at + 1)
+        if not starts:
+            self._say(
+                f'"{_short(content, 40)}" is not in the text (matched exactly, spaces and line '
+                "breaks included); copy it from Source text.",
+                problem=True,
+            )
+            return
+        if len(starts) == 1:
+            self._add_excerpt(Excerpt(content, starts[0], starts[0] + len(content)))
+            by_id("evidence-excerpt").value = ""
+            return
+        self.matches = starts
+        chooser = by_id("evidence-matches")
+        options = []
+        for i, start in enumerate(starts):
+            line, column = _line_column(text, start)
+            context = _short(text[max(0, start - 20) : start + len(content) + 20], 70)
+            option = _element("option", f"line {line}, column {column}: …{context}…")
+            option.value = str(i)
+            options.append(option)
+        chooser.replaceChildren(*options)
+        by_id("evidence-choose").hidden = False
+        self._say(f"The excerpt occurs {len(starts)} times; choose one under Matches.")
+
+    def _use_match(self) -> None:
+        if not self.matches:
+            return
+        start = self.matches[int(by_id("evidence-matches").value or 0)]
+        content = str(by_id("evidence-excerpt").value)
+        self._add_excerpt(Excerpt(content, start, start + len(content)))
+        self.matches = []
+        by_id("evidence-choose").hidden = True
+        by_id("evidence-excerpt").value = ""
+
+    def _add_excerpt(self, excerpt: Excerpt) -> None:
+        if len(self.draft) >= MAX_EXCERPTS:
+            self._say(f"A question has at most {MAX_EXCERPTS} excerpts.", problem=True)
+            return
+        self.draft.append(excerpt)
+        self._show_draft()
+        line, _column = _line_column(self.source.text, excerpt.start)
+        self._say(
+            f"Evidence {len(self.draft)} added (line {line}, {number(excerpt.end - excerpt.start)}"
+            " code points). Add more, or choose Add question."
+        )
+
+    def _show_draft(self) -> None:
+        items = []
+        for i, e in enumerate(self.draft, 1):
+            items.append(_element("li", f"{i}. “{_short(e.content)}” at {e.start:,} to {e.end:,}"))
+        by_id("evidence-draft").replaceChildren(*items)
+        by_id("evidence-draft-box").hidden = not self.draft
+
+    def _discard(self) -> None:
+        self.draft = []
+        self.matches = []
+        by_id("evidence-choose").hidden = True
+        self._show_draft()
+        self._say("The new question's evidence was discarded.")
+
+    def _add_question(self) -> None:
+        text = str(by_id("evidence-question").value)
+        if not text.strip():
+            self._say("Write the question first.", problem=True)
+            return
+        if len(text) > MAX_QUESTION_LENGTH:
+            self._say(
+                f"The question has {number(len(text))} code points; the limit is "
+                f"{number(MAX_QUESTION_LENGTH)}.",
+                problem=True,
+            )
+            return
+        if not self.draft:
+            self._say(
+                "Add the passage that answers it first: select it in Source text and choose "
+                "Add selection as evidence, or paste it into Excerpt and choose Find excerpt.",
+                problem=True,
+            )
+            return
+        if len(self.questions) >= MAX_QUESTIONS:
+            self._say(f"The panel holds at most {MAX_QUESTIONS} questions.", problem=True)
+            return
+        self._rebase()
+        self.questions.append(Question(text, tuple(self.draft)))
+        self.draft = []
+        self._show_draft()
+        by_id("evidence-question").value = ""
+        self._say(f"Question {len(self.questions)} added.")
+        self.refresh()
+
+    def _remove(self, index: int) -> None:
+        self._rebase()
+        del self.questions[index]
+        self._say(f"Question {index + 1} removed.")
+        self.refresh()
+
+    def _clear(self) -> None:
+        self.questions = []
+        self.draft = []
+        self._show_draft()
+        self._say("All questions cleared.")
+        self.refresh()
+
+    async def _import(self, event: Any) -> None:
+        files = event.target.files
+        if not files.length:
+            return
+        file = files.item(0)
+        name = str(file.name)
+        event.target.value = ""
+        try:
+            data = (await file.arrayBuffer()).to_bytes()
+            imported = read_questions(data, name=name)
+            notes = check_against(self.source.text, imported, name=name)
+        except ChunkerError as error:
+            self._say(f"{error.message} The questions already here were kept.", problem=True)
+            return
+        if len(self.questions) + len(imported) > MAX_QUESTIONS:
+            self._say(
+                f"{name} holds {len(imported)} questions; with the {len(self.questions)} "
+                f"here that is more than {MAX_QUESTIONS}. Nothing was imported.",
+                problem=True,
+            )
+            return
+        self._rebase()
+        self.questions += placed_questions(imported, self.source.text)
+        self._say(f"Imported {len(imported)} question(s) from {name}. " + " ".join(notes[:3]))
+        self.refresh()
+
+    def _export(self, kind: str) -> None:
+        self._rebase()
+        if not self.questions:
+            self._say("There are no questions to export.", problem=True)
+            return
+        writer = {"csv": questions_to_csv, "json": questions_to_json, "jsonl": questions_to_jsonl}
+        types = {"csv": "text/csv", "json": "application/json", "jsonl": "application/jsonl"}
+        render().download(
+            writer[kind](self.questions), f"questions.{kind}", f"{types[kind]};charset=utf-8"
+        )
+        self._say(f"Saved questions.{kind}.")
+
+    def figures_jsonl(self) -> str:
+        """The figures as ``python -m chunker_py --questions --format evidence`` prints them."""
+        if self.found is None or self.result is None:
+            return ""
+        source = self.result.settings.source_name or None
+        return "".join(json_line(r.as_json(source)) + "\n" for r in self.found.results)
+
+    def _download_figures(self) -> None:
+        if self.found is None:
+            self._say("There are no figures to download.", problem=True)
+            return
+        render().download(self.figures_jsonl(), "evidence.jsonl", "application/jsonl;charset=utf-8")
+        self._say("Saved evidence.jsonl.")
+
+    # -- after the paint
+    def _rebase(self) -> None:
+        """Carry the questions' offsets to the current text (evidence follows its text)."""
+        text = self.source.text
+        if text != self.anchored_to:
+            self.questions = follow_edit(self.anchored_to, text, self.questions)
+            self.anchored_to = text
+
+    def refresh(self) -> None:
+        """Figures again for the result shown (questions added, removed or imported)."""
+        self.show(self.result)
+        if self.rows is not None:
+            self.show_rows(self.rows)
+
+    def show(self, result: Analysis | None) -> None:
+        self.result = result
+        root = by_id("app")
+        if result is not None and result.text == self.source.text:
+            self._rebase()
+        self.found = evidence_of(result, self.questions) if result is not None else None
+        by_id("evidence-count").textContent = (
+            f"{len(self.questions)} question(s)" if self.questions else "No questions yet"
+        )
+        by_id("evidence-clear").disabled = not self.questions
+        self._figures()
+        self._list(result)
+        root.dataset.evidence = "ready"
+
+    def _figures(self) -> None:
+        s = self.found.summary() if self.found is not None and self.questions else None
+        r = s["retrieval"] if s else None
+        values = {
+            "evidence-questions": "—" if s is None else (
+                f"{number(s['questions'] - s['unmatched'])} of {number(s['questions'])}"
+            ),
+            "evidence-whole": "—" if s is None else (
+                f"{number(s['kept_whole'])} of {number(s['excerpts'])}"
+            ),
+            "evidence-one": "—" if s is None else (
+                f"{number(s['one_chunk'])} of {number(s['questions'] - s['unmatched'])}"
+            ),
+            "evidence-read": "—" if s is None else _mean(s["chunks_to_read"], 1)
+            + (f" ({s['not_covered']} not covered)" if s["not_covered"] else ""),
+            "evidence-omega": "—" if s is None else _mean(s["precision_omega"], 3),
+            "evidence-recall": "—" if r is None else _mean(r["recall"], 3),
+            "evidence-precision": "—" if r is None else _mean(r["precision"], 3),
+            "evidence-iou": "—" if r is None else _mean(r["iou"], 3),
+            "evidence-tokens": "—" if r is None else _mean(r["tokens"], 1),
+        }  # fmt: skip
+        for element_id, text in values.items():
+            by_id(element_id).textContent = text
+        k = self.result.settings.top_k if self.result is not None else 5
+        by_id("evidence-k").textContent = str(k)
+
+    def _list(self, result: Analysis | None) -> None:
+        items = []
+        results = self.found.results if self.found is not None else ()
+        placed = [anchor(self.source.text, q) for q in self.questions] if self.found is None else []
+        for i, q in enumerate(self.questions):
+            item = _element("li", cls="evidence-question")
+            item.dataset.index = str(i)
+            item.append(_element("p", q.text, "question-text"))
+            found = results[i] if i < len(results) else None
+            item.append(self._excerpts(q, found, placed[i] if placed else None))
+            item.append(_element("p", self._verdict(found, result), "hint"))
+            remove = _element("button", "Remove")
+            remove.type = "button"
+            remove.setAttribute("aria-label", f"Remove question {i + 1}")
+            remove.dataset.remove = str(i)
+            item.append(remove)
+            items.append(item)
+        by_id("evidence-list").replaceChildren(*items)
+
+    def _excerpts(self, q: Question, found: QuestionResult | None, placed: Any) -> Any:
+        listing = _element("ul", cls="excerpts")
+        for n, e in enumerate(q.excerpts):
+            shown = f"“{_short(e.content)}” — "
+            li = _element("li")
+            if found is None:
+                ok = placed is not None and placed[n].found
+                li.textContent = shown + ("no result to check" if ok else "not in the text")
+            else:
+                x = found.excerpts[n]
+                if not x.placed.found:
+                    li.textContent = (
+                        shown + "not in the text (edited away?); left out of the figures"
+                    )
+                    li.classList.add("problem")
+                elif x.kept_whole:
+                    li.textContent = shown + f"kept whole in {_chunks_words(x.chunks)}"
+                else:
+                    li.textContent = shown + f"cut: spread over {_chunks_words(x.chunks)}"
+                    li.classList.add("cut")
+                li.dataset.chunks = " ".join(str(c) for c in x.chunks)
+                li.dataset.kept = "whole" if x.kept_whole else "cut"
+            listing.append(li)
+        return listing
+
+    @staticmethod
+    def _verdict(found: QuestionResult | None, result: Analysis | None) -> str:
+        if found is None or result is None:
+            return "No chunks to check (see Chunk readiness)."
+        if not found.matched:
+            return "Not checked: some of its evidence is not in the text."
+        parts = []
+        if found.one_chunk:
+            parts.append("one chunk answers it")
+        elif found.chunks_to_read is None:
+            parts.append("its evidence is not all in chunks")
+        else:
+            parts.append(f"{found.chunks_to_read} chunks to read")
+        parts.append(f"Precision Ω {found.precision_omega:.3f}")
+        r = found.retrieval
+        if r is not None:
+            if r.first_hit_rank is None:
+                parts.append(f"BM25: no evidence among the {r.k} chunks retrieved")
+            else:
+                parts.append(f"BM25: first chunk with evidence at rank {r.first_hit_rank} of {r.k}")
+            parts.append(
+                f"recall {r.recall:.2f}, {number(r.tokens)} tokens for {len(r.chunks)} chunks"
+            )
+        return "; ".join(parts) + "."
+
+    def show_rows(self, rows: Sequence[Row] | None) -> None:
+        """The evidence figures of every comparison row, at once."""
+        for _ in self.rows_work(rows):
+            pass
+
+    def rows_work(self, rows: Sequence[Row] | None) -> Iterator[None]:
+        """The evidence figures of every comparison row (each row's own chunks), one row
+        per step (the page runs one step per task), then the table."""
+        self.rows = rows
+        body = by_id("evidence-compare-body")
+        if rows is None or not self.questions:
+            body.replaceChildren()
+            by_id("app").dataset.evidenceComparison = "ready"
+            return
+        summaries = []
+        for row in rows:
+            found = evidence_of(row.analysis, self.questions) if row.analysis else None
+            summaries.append(found.summary() if found is not None else None)
+            yield
+        self._draw_rows(rows, summaries)
+
+    def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
+        body = by_id("evidence-compare-body")
+        trs = []
+        for row, s in zip(rows, summaries, strict=True):
+            tr = _element("tr", cls="current" if row.current else "")
+            th = _element("th", row.label + (" (current)" if row.current else ""))
+            th.scope = "row"
+            tr.append(th)
+            if s is None:
+                limit = f"over the {number(MAX_CHUNKS)}-chunk limit" if row.over_limit else "—"
+                cells = [limit, *["—"] * 6]
+            else:
+                r = s["retrieval"]
+                cells = [
+                    f"{s['kept_whole']} of {s['excerpts']}",
+                    f"{s['one_chunk']} of {s['questions'] - s['unmatched']}",
+                    _mean(s["chunks_to_read"], 1),
+                    _mean(s["precision_omega"], 3),
+                    _mean(r["recall"], 3),
+                    _mean(r["iou"], 3),
+                    _mean(r["tokens"], 1),
+                ]
+            for cell in cells:
+                tr.append(_element("td", cell, "num"))
+            td = _element("td")
+            button = _element("button", "Current" if row.current else "Use")
+            button.type = "button"
+            button.disabled = row.current
+            word = "Current" if row.current else "Use"
+            button.setAttribute("aria-label", f"{word} {row.label} (by its evidence figures)")
+            button.dataset.fragment = settings_to_fragment(row.settings)
+            td.append(button)
+            tr.append(td)
+            trs.append(tr)
+        body.replaceChildren(*trs)
+        by_id("app").dataset.evidenceComparison = "ready"

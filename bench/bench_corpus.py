@@ -1,0 +1,183 @@
+"""Corpus benchmark (issue 22): JSONL throughput of Recursive 300/50 on a folder of real and
+generated text, against LangChain's ``split_text`` on the same files, in the same run.
+
+Prints, as medians of interleaved rounds:
+- LangChain ``RecursiveCharacterTextSplitter(300, 50).split_text`` over every file (read +
+  split, one process): the reference;
+- chunker_py's per-file function (``io.corpus.cut``, JSONL with offsets, tokens and damage)
+  over the same files in this process, and its ratio to the reference;
+- the command line with ``--jobs 1`` and ``--jobs 2`` (stdout to /dev/null), the speed-up
+  of 2 over 1, and peak resident memory for the corpus and for twice as many files.
+
+    python bench/bench_corpus.py [--quick] [--files N] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from langchain_text_splitters import RecursiveCharacterTextSplitter  # noqa: E402
+
+from chunker_py import Settings  # noqa: E402
+from chunker_py.io.corpus import Output, Task, cut  # noqa: E402
+
+logging.disable(logging.WARNING)
+
+REAL = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "static" / "sample.txt",
+    *sorted((ROOT / "tests" / "data").glob("*.md")),
+    *sorted((ROOT / "tests" / "data").glob("*.txt")),
+    *sorted(Path("/work/shared").glob("*.md")),
+    *sorted(Path("/work/shared/seeds").glob("*.txt")),
+]
+
+
+def write_corpus(folder: Path, files: int, size: int, seed: int = 0) -> int:
+    """``files`` documents: the real ones as they are, then generated ones of about
+    ``size`` code points, made of shuffled real paragraphs. Returns the bytes written."""
+    rng = random.Random(seed)
+    real = [p for p in REAL if p.is_file()]
+    paragraphs = [
+        p for path in real for p in path.read_text(encoding="utf-8").split("\n\n") if p.strip()
+    ]
+    total = 0
+    for n in range(files):
+        if n < len(real):
+            data = real[n].read_bytes()
+            name = f"real/{n:03d}-{real[n].name}"
+        else:
+            parts: list[str] = []
+            while sum(map(len, parts)) < size:
+                parts.append(rng.choice(paragraphs))
+            data = "\n\n".join(parts).encode()
+            name = f"generated/{n // 10:02d}/doc{n:04d}.md"
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        total += len(data)
+    return total
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def langchain(files: list[Path]) -> int:
+    splitter = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50)
+    return sum(len(splitter.split_text(p.read_text(encoding="utf-8"))) for p in files)
+
+
+def ours(files: list[Path]) -> int:
+    output = Output("jsonl", lifted=True)
+    settings = Settings(chunk_size=300, chunk_overlap=50)
+    total = 0
+    for p in files:
+        done = cut(Task(str(p), settings.replace(source_name=p.name)), output)
+        assert done.error is None, done.error
+        total += done.text.count("\n")
+    return total
+
+
+def timed(fn: object, *args: object) -> tuple[float, float]:
+    """Wall and CPU seconds of ``fn(*args)`` in this process."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    fn(*args)  # type: ignore[operator]
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def cli(folder: Path, jobs: int) -> tuple[float, float, int]:
+    """Wall time, CPU time (all its processes) and peak resident memory (KB, the largest
+    process) of one CLI run."""
+    probe = (
+        "import resource, subprocess, sys, time\n"
+        "t0 = time.perf_counter()\n"
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+        "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+        "print(time.perf_counter() - t0, use.ru_utime + use.ru_stime, use.ru_maxrss)\n"
+    )
+    command = [sys.executable, "-m", "chunker_py", str(folder), "--no-limits", "--quiet"]
+    command += ["--size", "300", "--overlap", "50", "--jobs", str(jobs)]
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    seconds, cpu, rss = done.stdout.split()
+    return float(seconds), float(cpu), int(rss)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="a small corpus, 2 rounds")
+    parser.add_argument("--files", type=int, default=80)
+    parser.add_argument("--size", type=int, default=60_000, help="generated file size")
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    files, size, rounds = args.files, args.size, args.rounds
+    if args.quick:
+        files, size, rounds = 30, 20_000, 2
+    with tempfile.TemporaryDirectory() as tmp:
+        folder, double = Path(tmp) / "corpus", Path(tmp) / "double"
+        total = write_corpus(folder, files, size)
+        write_corpus(double, 2 * files, size)
+        paths = corpus_files(folder)
+        print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
+        chunks = ours(paths)  # warm: token data loaded, code compiled
+        assert langchain(paths) > 0
+        wall: dict[str, list[float]] = {k: [] for k in ("lc", "ours", "j1", "j2")}
+        cpu: dict[str, list[float]] = {k: [] for k in wall}
+        rss: dict[str, int] = {}
+        for _ in range(rounds):  # interleaved, so a busy machine slows every side alike
+            for key, fn in (("lc", langchain), ("ours", ours)):
+                seconds, used = timed(fn, paths)
+                wall[key].append(seconds)
+                cpu[key].append(used)
+            for jobs in (1, 2):
+                seconds, used, peak = cli(folder, jobs)
+                wall[f"j{jobs}"].append(seconds)
+                cpu[f"j{jobs}"].append(used)
+                rss[f"j{jobs}"] = max(rss.get(f"j{jobs}", 0), peak)
+        rss["double"] = cli(double, 1)[2]
+        w = {k: statistics.median(v) for k, v in wall.items()}
+        c = {k: statistics.median(v) for k, v in cpu.items()}
+        mb = total / 1e6
+        print(f"chunks: {chunks:,} (Recursive 300/50, JSONL with offsets, tokens, damage)")
+        print(f"{'':<40} {'wall':>8} {'CPU':>8} {'MB/s of CPU':>12}")
+        for label, key in (
+            ("LangChain split_text (1 process)", "lc"),
+            ("chunker_py io.corpus.cut (1 process)", "ours"),
+            ("python -m chunker_py --jobs 1", "j1"),
+            ("python -m chunker_py --jobs 2", "j2"),
+        ):
+            print(f"{label:<40} {w[key]:7.2f}s {c[key]:7.2f}s {mb / c[key]:12.2f}")
+        print(f"ours / LangChain, CPU per core:   {c['ours'] / c['lc']:.2f}x")
+        print(f"--jobs 1 / LangChain, CPU:        {c['j1'] / c['lc']:.2f}x")
+        print(f"--jobs 2 over --jobs 1, wall:     {w['j1'] / w['j2']:.2f}x speed-up "
+              f"(CPU {c['j2'] / c['j1']:.2f}x; needs 2 idle cores to mean anything)")  # fmt: skip
+        print(f"load average at the end: {os.getloadavg()[0]:.1f}")
+        print(
+            f"peak RSS --jobs 1: {rss['j1'] / 1024:.0f} MB for {len(paths)} files, "
+            f"{rss['double'] / 1024:.0f} MB for {2 * len(paths)}; --jobs 2 largest process "
+            f"{rss['j2'] / 1024:.0f} MB"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,331 @@
+"""The models of a tokenizer.json: BPE, WordPiece and Unigram, as HF tokenizers encodes.
+
+``tokenize(word)`` returns where each token of one pre-tokenized piece ends, in the
+piece's characters (nondecreasing: byte-fallback tokens of one character all end at its
+end). Results are cached per piece; pieces repeat a lot.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from typing import Any
+
+from .tables import refuse
+
+WORD_CACHE = 65536
+KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
+
+
+class Model:
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, ...]] = {}
+
+    def tokenize(self, word: str) -> tuple[int, ...]:
+        ends = self._cache.get(word)
+        if ends is None:
+            ends = self._tokenize(word)
+            if len(self._cache) >= WORD_CACHE:
+                self._cache.clear()
+            self._cache[word] = ends
+        return ends
+
+    def _tokenize(self, word: str) -> tuple[int, ...]:
+        raise NotImplementedError
+
+
+def byte_tokens(vocab: dict[str, int], text: str) -> list[int] | None:
+    """Ids of ``<0xXX>`` for each UTF-8 byte of ``text``, or None if one is missing."""
+    ids = [vocab.get(f"<0x{byte:02X}>") for byte in text.encode("utf-8")]
+    return None if None in ids else ids  # type: ignore[return-value]
+
+
+class Bpe(Model):
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        vocab = spec.get("vocab")
+        if not isinstance(vocab, dict) or not all(isinstance(i, int) for i in vocab.values()):
+            refuse("its BPE model has no vocabulary of token -> id")
+        if spec.get("dropout") not in (None, 0, 0.0):
+            refuse("its BPE model uses dropout (random merges cannot be counted exactly)")
+        self.vocab: dict[str, int] = vocab
+        self.unk = spec.get("unk_token")
+        self.prefix = spec.get("continuing_subword_prefix") or ""
+        self.suffix = spec.get("end_of_word_suffix") or ""
+        self.fuse_unk = bool(spec.get("fuse_unk", False))
+        self.byte_fallback = bool(spec.get("byte_fallback", False))
+        self.ignore_merges = bool(spec.get("ignore_merges", False))
+        if max(vocab.values(), default=0) >= KEY:
+            refuse("its BPE vocabulary has ids beyond 4 million")
+        self.pairs = self._pairs(spec.get("merges"))
+
+    def _pairs(self, merges: object) -> dict[int, tuple[int, int]]:
+        if not isinstance(merges, list):
+            refuse("its BPE model has no list of merges")
+        vocab = self.vocab
+        cut = len(self.prefix.encode("utf-8"))
+        pairs: dict[int, tuple[int, int]] = {}
+        for rank, merge in enumerate(merges):
+            if isinstance(merge, str):
+                parts = merge.split(" ")
+            elif isinstance(merge, list):
+                parts = merge
+            else:
+                parts = []
+            if len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+                refuse(f"its BPE merge {merge!r} is not a pair of tokens")
+            left, right = parts
+            try:
+                joined = (left.encode() + right.encode()[cut:]).decode("utf-8")
+                new_id = vocab[joined]
+                pairs[vocab[left] * KEY + vocab[right]] = (rank, new_id)
+            except (KeyError, UnicodeDecodeError):
+                refuse(
+                    f"its BPE merge {left!r} {right!r} makes or uses a token not in the vocabulary"
+                )
+        return pairs
+
+    def _unk_id(self) -> int:
+        unk_id = self.vocab.get(str(self.unk))
+        if unk_id is None:
+            refuse(f"its unknown token {self.unk!r} is not in the vocabulary")
+        return unk_id
+
+    def _tokenize(self, word: str) -> tuple[int, ...]:
+        if not word:
+            return ()
+        vocab = self.vocab
+        if self.ignore_merges and word in vocab:
+            return (len(word),)
+        ids: list[int] = []
+        ends: list[int] = []
+        unk: list[int] | None = None  # [id, end] of the pending unknown token
+        last = len(word) - 1
+        for i, ch in enumerate(word):
+            piece = ch
+            if i and self.prefix:
+                piece = self.prefix + piece
+            if i == last and self.suffix:
+                piece += self.suffix
+            found = vocab.get(piece)
+            if found is not None:
+                if unk is not None:
+                    ids.append(unk[0])
+                    ends.append(unk[1])
+                    unk = None
+                ids.append(found)
+                ends.append(i + 1)
+                continue
+            if self.byte_fallback:
+                fallback = byte_tokens(vocab, piece)
+                if fallback is not None:
+                    ids.extend(fallback)
+                    ends.extend([i + 1] * len(fallback))
+                    continue
+            if self.unk is not None:
+                if unk is not None and self.fuse_unk:
+                    unk[1] = i + 1
+                else:
+                    if unk is not None:
+                        ids.append(unk[0])
+                        ends.append(unk[1])
+                    unk = [self._unk_id(), i + 1]
+        if unk is not None:
+            ids.append(unk[0])
+            ends.append(unk[1])
+        return tuple(self.merge(ids, ends))
+
+    def merge(self, ids: list[int], ends: list[int]) -> list[int]:
+        """HF's ``Word::merge_all``: lowest rank first, then leftmost; the ends that stay."""
+        size = len(ids)
+        if size < 2:
+            return ends
+        pairs = self.pairs
+        heap = []
+        for i in range(size - 1):
+            merge = pairs.get(ids[i] * KEY + ids[i + 1])
+            if merge is not None:
+                heap.append((merge[0], i, merge[1]))
+        if not heap:
+            return ends
+        heapq.heapify(heap)
+        nxt = list(range(1, size + 1))
+        prv = list(range(-1, size - 1))
+        alive = [True] * size
+        while heap:
+            _, pos, new_id = heapq.heappop(heap)
+            if not alive[pos]:
+                continue
+            right = nxt[pos]
+            if right >= size:
+                continue
+            merge = pairs.get(ids[pos] * KEY + ids[right])
+            if merge is None or merge[1] != new_id:
+                continue  # stale
+            ids[pos] = new_id
+            ends[pos] = ends[right]
+            alive[right] = False
+            after = nxt[right]
+            nxt[pos] = after
+            if after < size:
+                prv[after] = pos
+            before = prv[pos]
+            if before >= 0:
+                merge = pairs.get(ids[before] * KEY + new_id)
+                if merge is not None:
+                    heapq.heappush(heap, (merge[0], before, merge[1]))
+            if after < size:
+                merge = pairs.get(new_id * KEY + ids[after])
+                if merge is not None:
+                    heapq.heappush(heap, (merge[0], pos, merge[1]))
+        return [end for end, keep in zip(ends, alive, strict=True) if keep]
+
+
+class WordPiece(Model):
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        vocab = spec.get("vocab")
+        if not isinstance(vocab, dict):
+            refuse("its WordPiece model has no vocabulary of token -> id")
+        self.vocab: dict[str, int] = vocab
+        self.unk = spec.get("unk_token", "[UNK]")
+        self.prefix = spec.get("continuing_subword_prefix", "##")
+        if not isinstance(self.prefix, str):
+            refuse("its WordPiece continuing_subword_prefix is not a string")
+        self.max_chars = spec.get("max_input_chars_per_word", 100)
+        if not isinstance(self.max_chars, int):
+            refuse("its WordPiece max_input_chars_per_word is not a number")
+        self.longest = max(map(len, vocab), default=0)
+
+    def _unknown(self, word: str) -> tuple[int, ...]:
+        if self.unk not in self.vocab:
+            refuse(f"its unknown token {self.unk!r} is not in the vocabulary")
+        return (len(word),)
+
+    def _tokenize(self, word: str) -> tuple[int, ...]:
+        size = len(word)
+        if size > self.max_chars:
+            return self._unknown(word)
+        vocab, prefix = self.vocab, self.prefix
+        ends: list[int] = []
+        start = 0
+        while start < size:
+            end = min(size, start + self.longest)
+            while end > start:
+                piece = word[start:end] if start == 0 else prefix + word[start:end]
+                if piece in vocab:
+                    break
+                end -= 1
+            if end == start:
+                return self._unknown(word)
+            ends.append(end)
+            start = end
+        return tuple(ends)
+
+
+UNK_PENALTY = 10.0
+
+
+class Unigram(Model):
+    def __init__(self, spec: dict[str, Any]) -> None:
+        super().__init__()
+        vocab = spec.get("vocab")
+        if not isinstance(vocab, list) or not all(
+            isinstance(e, list)
+            and len(e) == 2
+            and isinstance(e[0], str)
+            and isinstance(e[1], int | float)
+            for e in vocab
+        ):
+            refuse("its Unigram model has no vocabulary of [token, score] pairs")
+        self.ids = {token: i for i, (token, _) in enumerate(vocab)}  # later duplicates win
+        self.scores = [float(score) for _, score in vocab]
+        self.unk_id = spec.get("unk_id")
+        if self.unk_id is not None and not (
+            isinstance(self.unk_id, int) and 0 <= self.unk_id < len(vocab)
+        ):
+            refuse("its Unigram unk_id is not in the vocabulary")
+        self.byte_fallback = bool(spec.get("byte_fallback", False))
+        self.unk_score = min(self.scores, default=math.inf) - UNK_PENALTY
+        longest: dict[str, int] = {}
+        for token in self.ids:
+            if token and len(token) > longest.get(token[0], 0):
+                longest[token[0]] = len(token)
+        self.longest = longest
+
+    def spans(self, word: str) -> list[tuple[int, int]]:
+        """The best segmentation (Viterbi, as HF's ``encode_optimized``), unknowns fused."""
+        size = len(word)
+        ids, scores, longest = self.ids, self.scores, self.longest
+        best = [0.0] * (size + 1)
+        starts = [-1] * (size + 1)
+        node_ids = [0] * (size + 1)
+        for i in range(size):
+            base = best[i]
+            single = False
+            for length in range(1, min(longest.get(word[i], 0), size - i) + 1):
+                token_id = ids.get(word[i : i + length])
+                if token_id is None:
+                    continue
+                candidate = scores[token_id] + base
+                j = i + length
+                if starts[j] < 0 or candidate > best[j]:
+                    best[j], starts[j], node_ids[j] = candidate, i, token_id
+                if length == 1:
+                    single = True
+            if not single:
+                if self.unk_id is None:
+                    refuse("its Unigram model has no unk_id for a character outside its vocabulary")
+                candidate = self.unk_score + base
+                if starts[i + 1] < 0 or candidate > best[i + 1]:
+                    best[i + 1], starts[i + 1], node_ids[i + 1] = candidate, i, self.unk_id
+        spans: list[tuple[int, int]] = []
+        unknown_end = -1
+        end = size
+        while end > 0:
+            start = starts[end]
+            if node_ids[end] == self.unk_id:
+                if unknown_end < 0:
+                    unknown_end = end
+            else:
+                if unknown_end >= 0:
+                    spans.append((end, unknown_end))
+                    unknown_end = -1
+                spans.append((start, end))
+            end = start
+        if unknown_end >= 0:
+            spans.append((0, unknown_end))
+        spans.reverse()
+        return spans
+
+    def _tokenize(self, word: str) -> tuple[int, ...]:
+        ends: list[int] = []
+        for start, end in self.spans(word):
+            piece = word[start:end]
+            if piece not in self.ids and self.byte_fallback:
+                fallback = byte_tokens(self.ids, piece)
+                if fallback is not None:
+                    ends.extend([end] * len(fallback))
+                    continue
+            ends.append(end)
+        return tuple(ends)
+
+
+def read_model(spec: object) -> Model:
+    if not isinstance(spec, dict):
+        refuse("it has no model")
+    kind = spec.get("type")
+    if kind is None:  # files from before models were tagged
+        if "merges" in spec:
+            kind = "BPE"
+        elif isinstance(spec.get("vocab"), list):
+            kind = "Unigram"
+        elif "continuing_subword_prefix" in spec or "max_input_chars_per_word" in spec:
+            kind = "WordPiece"
+    if kind == "BPE":
+        return Bpe(spec)
+    if kind == "WordPiece":
+        return WordPiece(spec)
+    if kind == "Unigram":
+        return Unigram(spec)
+    refuse(f"its model type {kind!r} is not one this reader knows (BPE, WordPiece, Unigram)")

@@ -1,0 +1,220 @@
+"""A tokenizer.json as a ``Tokenizer``: HF's pipeline, counting without special tokens.
+
+The count equals ``tokenizers.Tokenizer.from_file(path).encode(text,
+add_special_tokens=False)`` with the file's truncation and padding off (a chunk's tokens,
+not a model input): added tokens are matched first (the non-normalized ones in the text,
+the normalized ones in each normalized segment), then each segment is normalized,
+pre-tokenized and encoded by the model. Post-processors add only special tokens, so they
+play no part. Lone surrogates (not UTF-8, which HF cannot take) count as U+FFFD.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..base import Tokenizer
+from . import unicode_data as ud
+from .models import Model, read_model
+from .normalizers import Normalizer, read_normalizer
+from .pre_tokenizers import Piece, PreTokenizer, metaspace_first, read_pre_tokenizer
+from .tables import FIELD, Owners, RangeSet, refuse, serde_float
+
+MAX_BYTES = 64 * 1024 * 1024  # Gemma's 33 MB file fits; a 200 MB file is refused
+Segment = tuple[int, int, bool]  # start, end, is an added token
+
+
+class AddedToken:
+    __slots__ = ("content", "lstrip", "rstrip", "single_word")
+
+    def __init__(self, content: str, single_word: bool, lstrip: bool, rstrip: bool) -> None:
+        self.content = content
+        self.single_word, self.lstrip, self.rstrip = single_word, lstrip, rstrip
+
+
+class AddedTokens:
+    """HF's ``AddedVocabulary.find_matches``: leftmost-longest matches of the contents,
+    then each token's single_word / lstrip / rstrip rules."""
+
+    def __init__(self, tokens: list[AddedToken]) -> None:
+        self.by_content = {token.content: token for token in tokens}
+        contents = sorted(self.by_content, key=len, reverse=True)
+        self.pattern = re.compile("|".join(map(re.escape, contents))) if contents else None
+        self.word = RangeSet(ud.RUST_WORD)
+        self.space = RangeSet(ud.REGEX_SPACE)
+
+    def segments(self, text: str) -> list[Segment]:
+        if self.pattern is None or not text:
+            return [(0, len(text), False)]
+        segments: list[Segment] = []
+        offset = 0
+        for match in self.pattern.finditer(text):
+            start, stop = match.span()
+            token = self.by_content[match.group()]
+            if token.single_word:
+                before = start == 0 or ord(text[start - 1]) not in self.word
+                after = stop == len(text) or ord(text[stop]) not in self.word
+                if not (before and after):
+                    continue
+            if token.lstrip:
+                new_start = start
+                while new_start > 0 and ord(text[new_start - 1]) in self.space:
+                    new_start -= 1
+                start = max(new_start, offset)
+            if token.rstrip:
+                while stop < len(text) and ord(text[stop]) in self.space:
+                    stop += 1
+            if offset < start:
+                segments.append((offset, start, False))
+            segments.append((start, stop, True))
+            offset = stop
+        if offset != len(text):
+            segments.append((offset, len(text), False))
+        return segments
+
+
+def clean_surrogates(text: str) -> str:
+    """Lone surrogates become U+FFFD, keeping offsets."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return re.sub("[\ud800-\udfff]", "\ufffd", text)
+    return text
+
+
+class HfTokenizer(Tokenizer):
+    """A tokenizer read from a tokenizer.json (see ``load_tokenizer_json``)."""
+
+    def __init__(
+        self,
+        name: str,
+        normalizer: Normalizer | None,
+        pre_tokenizer: PreTokenizer | None,
+        model: Model,
+        raw_tokens: list[AddedToken],
+        normalized_tokens: list[AddedToken],
+        family: str,
+    ) -> None:
+        super().__init__(name)
+        self.normalizer, self.pre_tokenizer, self.model = normalizer, pre_tokenizer, model
+        self.raw = AddedTokens(raw_tokens)
+        self.normalized = AddedTokens(normalized_tokens)
+        self.family = family
+        self.track_always = metaspace_first(pre_tokenizer)
+
+    def pieces(self, text: str, track: bool) -> list[tuple[Piece, bool]]:
+        """(piece, is an added token) in order; an added token's piece is its source span."""
+        out: list[tuple[Piece, bool]] = []
+        for start, end, added in self.raw.segments(text):
+            if added:
+                out.append(
+                    ((text[start:end], list(range(start, end)) if track else None, start), True)
+                )
+                continue
+            segment = text[start:end]
+            owners: Owners = list(range(start, end)) if track else None
+            if self.normalizer is not None:
+                segment, owners = self.normalizer.apply(segment, owners)
+            for n_start, n_end, n_added in self.normalized.segments(segment):
+                sub_owners = owners[n_start:n_end] if owners is not None else None
+                # HF's offsets_original().0: the source offset of the slice's first character
+                shift = sub_owners[0] if sub_owners and sub_owners[0] >= 0 else start
+                piece: Piece = (segment[n_start:n_end], sub_owners, shift)
+                if n_added:
+                    out.append((piece, True))
+                elif self.pre_tokenizer is None:
+                    if piece[0]:
+                        out.append((piece, False))
+                else:
+                    out.extend((p, False) for p in self.pre_tokenizer.split([piece]))
+        return out
+
+    def _count(self, text: str) -> int:
+        text = clean_surrogates(text)
+        tokenize = self.model.tokenize
+        total = 0
+        for piece, added in self.pieces(text, self.track_always):
+            total += 1 if added else len(tokenize(piece[0]))
+        return total
+
+    def _token_ends(self, text: str) -> list[int]:
+        text = clean_surrogates(text)
+        ends: list[int] = []
+        top = 0
+        for (piece_text, owners, _), added in self.pieces(text, True):
+            assert owners is not None
+            if added:
+                candidates = [owners[-1] + 1] if owners else []
+            else:
+                candidates = [owners[end - 1] + 1 for end in self.model.tokenize(piece_text)]
+            for end in candidates:
+                top = max(top, end)  # HF's offsets may step back (reordered marks)
+                ends.append(top)
+        return ends
+
+
+def read_added_tokens(spec: object) -> list[dict[str, Any]]:
+    if spec is None:
+        return []
+    if not isinstance(spec, list) or not all(isinstance(t, dict) for t in spec):
+        refuse("its added_tokens is not a list of objects")
+    for token in spec:
+        if not isinstance(token.get("content"), str):
+            refuse("one of its added_tokens has no content")
+    return spec
+
+
+def family_of(spec: dict[str, Any]) -> str:
+    kind = spec["model"].get("type") or "model"
+    if kind == "BPE" and spec["model"].get("byte_fallback"):
+        return "BPE with byte fallback"
+    if kind == "BPE" and '"ByteLevel"' in json.dumps(spec.get("pre_tokenizer")):
+        return "byte-level BPE"
+    return kind
+
+
+def check_tokenizer_size(size: int) -> None:
+    """Refuse a file of ``size`` bytes before reading it, if it is too large."""
+    if size > MAX_BYTES:
+        refuse(
+            f"it is {size / 1e6:.0f} MB; tokenizer.json files of real models are "
+            f"under {MAX_BYTES // (1024 * 1024)} MB"
+        )
+
+
+def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
+    """Read a tokenizer.json's contents; a ``SettingError`` (field ``tokenizer_file``)
+    naming what it cannot reproduce exactly, if anything."""
+    check_tokenizer_size(len(data))
+    try:
+        spec = json.loads(data, parse_float=serde_float)
+    except (ValueError, RecursionError):
+        refuse("it is not JSON (a truncated or damaged file?)")
+    if not isinstance(spec, dict) or "model" not in spec:
+        refuse("it is JSON but not a tokenizer.json (it has no model)")
+    normalizer = read_normalizer(spec.get("normalizer"))
+    pre_tokenizer = read_pre_tokenizer(spec.get("pre_tokenizer"))
+    model = read_model(spec["model"])
+    raw: list[AddedToken] = []
+    normalized: list[AddedToken] = []
+    for token in read_added_tokens(spec.get("added_tokens")):
+        content = token["content"]
+        if not content:
+            continue
+        is_normalized = bool(token.get("normalized", not token.get("special", False)))
+        if is_normalized and normalizer is not None:
+            content = normalizer.apply(content, None)[0]
+            if not content:
+                continue
+        entry = AddedToken(
+            content,
+            bool(token.get("single_word", False)),
+            bool(token.get("lstrip", False)),
+            bool(token.get("rstrip", False)),
+        )
+        (normalized if is_normalized else raw).append(entry)
+    return HfTokenizer(name, normalizer, pre_tokenizer, model, raw, normalized, family_of(spec))
+
+
+__all__ = ["FIELD", "MAX_BYTES", "HfTokenizer", "check_tokenizer_size", "load_tokenizer_json"]

@@ -1,0 +1,249 @@
+"""`python build.py mutate`: plant each known bug in a copy of chunker_py and show that the
+core tests fail (not part of `test`). ``--sample N --seed S`` plants N one-token mutants at
+sites drawn from the code itself instead (seeded, so a run can be repeated) and lists the
+survivors."""
+
+from __future__ import annotations
+
+import ast
+import functools
+import io
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import tokenize
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitebuild.bundle import package_sources
+from sitebuild.paths import ROOT, TOKEN_REFERENCE
+from sitebuild.shell import log
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """A deliberate bug: ``original`` (found exactly once in chunker_py/*.py) becomes
+    ``mutated``. Snippets are short so an unrelated edit of the module leaves them valid;
+    when one no longer matches, `mutate` stops and says which, so it gets updated."""
+
+    name: str
+    original: str
+    mutated: str
+
+
+MUTANTS = (
+    Mutant(
+        "merge off by one (a chunk may take one code point more than the size)",
+        "bisect_right(cum, cum[first] + size,",
+        "bisect_right(cum, cum[first] + size + 1,",
+    ),
+    Mutant(
+        "no trimming of merged chunks",
+        "        if self.trim:\n            text = self._text\n",
+        "        if False:\n            text = self._text\n",
+    ),
+    Mutant(
+        "overlap ignored when the merge drops pieces",
+        "floor = max(cum[last] - overlap,",
+        "floor = max(cum[last],",
+    ),
+    Mutant(
+        "overlap ignored by fixed windows",
+        "advance = size - overlap\n        for a in range(",
+        "advance = size\n        for a in range(",
+    ),
+    Mutant(
+        "prefix cache of records rebuilt from 0 (and appended)",
+        "build_chunks(self.text, self.spans, len(prefix), stop)",
+        "build_chunks(self.text, self.spans, 0, stop)",
+    ),
+    Mutant(
+        "piece cache keyed without the overlap (chunks replayed from another overlap)",
+        "key = (text[start:end], tuple(seps), size, overlap, sizer.name,",
+        "key = (text[start:end], tuple(seps), size, sizer.name,",
+    ),
+    Mutant(
+        "UTF-16 offset off by one on astral characters",
+        "position + bisect_right(self._astral, position - 1)",
+        "position + bisect_right(self._astral, position)",
+    ),
+)
+
+# The core tests, without subprocesses (the CLI and the Pyodide run import the package
+# from elsewhere and take minutes); -x: one failure is enough to call a mutant killed.
+MUTATION_PYTEST = ["-m", "pytest", "tests/core", "-x", "-q", "-p", "no:cacheprovider"]
+MUTATION_PYTEST += ["-m", "not subprocess"]
+# what the copy leaves out: the core tests never read it (tests/browser and tests/build
+# are not core tests)
+MUTATION_SKIP = [".git", "node_modules", "dist", "dist.tmp", ".cache", "vendor", "browser"]
+MUTATION_SKIP += ["build", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache"]
+MUTATION_SKIP += [".mypy_cache"]
+
+
+def apply_mutant(package: Path, mutant: Mutant) -> tuple[Path, str]:
+    """Write ``mutant`` into the copy at ``package``; return the file and its original text."""
+    hits = [
+        (path, text)
+        for path in package_sources(package)
+        if path.suffix == ".py" and (text := path.read_text("utf-8")).count(mutant.original)
+    ]
+    total = sum(text.count(mutant.original) for _path, text in hits)
+    if total != 1:
+        raise SystemExit(
+            f"mutant {mutant.name!r} no longer applies: {mutant.original!r} occurs {total} "
+            "times in chunker_py (it must occur once); update MUTANTS in sitebuild/mutate.py"
+        )
+    path, text = hits[0]
+    path.write_text(text.replace(mutant.original, mutant.mutated), "utf-8")
+    return path, text
+
+
+# Sampled mutants (--sample N): one token flipped at a site drawn from the code itself.
+# A comparison becomes its neighbour (off-by-one at a bound), + and - swap, and a small
+# integer changes (0 -> 1, 1 -> 0, n -> n + 1). Only sites inside functions are drawn, so
+# generated tables (module-level literals) and constants' definitions are left alone.
+FLIPS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+"}
+
+
+@dataclass(frozen=True)
+class SiteMutant:
+    """``original`` (one token) at ``line``/``column`` of ``path`` becomes ``mutated``."""
+
+    path: str  # relative to the package's parent, e.g. chunker_py/engine/merge.py
+    line: int  # 1-based
+    column: int  # 0-based, in code points of that line
+    original: str
+    mutated: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.path}:{self.line}:{self.column + 1}  {self.original} -> {self.mutated}"
+
+
+def flipped(kind: int, text: str) -> str | None:
+    if kind == tokenize.OP:
+        return FLIPS.get(text)
+    if kind == tokenize.NUMBER and text.isdigit():
+        return {"0": "1", "1": "0"}.get(text, str(int(text) + 1))
+    return None
+
+
+def function_lines(source: str) -> set[int]:
+    """The lines inside any function's body."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.end_lineno:
+            lines.update(range(node.body[0].lineno, node.end_lineno + 1))
+    return lines
+
+
+def mutation_sites(package: Path) -> list[SiteMutant]:
+    """Every site a sampled mutant may flip, in file and line order."""
+    sites = []
+    for path in package_sources(package):
+        if path.suffix != ".py":
+            continue
+        source = path.read_text("utf-8")
+        inside = function_lines(source)
+        if not inside:  # e.g. a generated table: nothing to draw, and slow to tokenize
+            continue
+        name = path.relative_to(package.parent).as_posix()
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            mutated = flipped(token.type, token.string)
+            if mutated is not None and token.start[0] in inside:
+                sites.append(SiteMutant(name, *token.start, token.string, mutated))
+    return sites
+
+
+def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) -> list[SiteMutant]:
+    """``count`` of ``sites`` (mutation_sites(package)) drawn with ``seed`` (the same code
+    and seed give the same sites) whose flip still compiles, in file order."""
+    rng = random.Random(seed)
+    chosen: list[SiteMutant] = []
+    for site in rng.sample(sites, len(sites)):
+        if len(chosen) == count:
+            break
+        original = (package.parent / site.path).read_text("utf-8")
+        try:
+            compile(flip(original, site), site.path, "exec", dont_inherit=True)
+        except SyntaxError:
+            continue
+        chosen.append(site)
+    return sorted(chosen, key=lambda s: (s.path, s.line, s.column))
+
+
+def flip(source: str, site: SiteMutant) -> str:
+    lines = source.splitlines(keepends=True)
+    line = lines[site.line - 1]
+    end = site.column + len(site.original)
+    if line[site.column : end] != site.original:
+        raise SystemExit(f"{site.name}: the code changed under the mutant")
+    lines[site.line - 1] = line[: site.column] + site.mutated + line[end:]
+    return "".join(lines)
+
+
+def apply_site(package: Path, site: SiteMutant) -> tuple[Path, str]:
+    path = package.parent / site.path
+    text = path.read_text("utf-8")
+    path.write_text(flip(text, site), "utf-8")
+    return path, text
+
+
+def core_tests_pass(copy: Path) -> bool:
+    shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
+    done = subprocess.run(
+        [sys.executable, *MUTATION_PYTEST], cwd=copy, capture_output=True, text=True
+    )
+    return done.returncode == 0
+
+
+def repository_copy(folder: Path) -> Path:
+    """The repository without what the core tests never read (they do read README.md,
+    tests/data and static/sample.txt), plus the token tests' reference tokenizer, which
+    the build extracts into .cache."""
+    shutil.copytree(ROOT, folder, ignore=shutil.ignore_patterns(*MUTATION_SKIP), dirs_exist_ok=True)
+    if TOKEN_REFERENCE.is_dir():
+        shutil.copytree(TOKEN_REFERENCE, folder / TOKEN_REFERENCE.relative_to(ROOT))
+    return folder
+
+
+def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
+    """Plant each mutant in a temporary copy; a mutant is killed when a core test fails.
+    With ``sample``, the mutants are that many sites drawn from the code with ``seed``
+    (instead of MUTANTS); the survivors are listed at the end."""
+    with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
+        copy = repository_copy(Path(folder))
+        package = copy / "chunker_py"
+        planted: list[tuple[str, Callable[[], tuple[Path, str]]]]
+        if sample:
+            every = mutation_sites(package)
+            sites = sample_sites(package, sample, seed, every)
+            log(f"{len(sites)} of {len(every)} sites, seed {seed}")
+            planted = [(s.name, functools.partial(apply_site, package, s)) for s in sites]
+        else:
+            chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
+            for mutant in chosen:  # every snippet is checked before anything runs
+                path, text = apply_mutant(package, mutant)
+                path.write_text(text, "utf-8")
+            planted = [(m.name, functools.partial(apply_mutant, package, m)) for m in chosen]
+        log("unmutated core tests in the copy (they must pass for a kill to mean anything)")
+        if not core_tests_pass(copy):
+            raise SystemExit("the core tests fail without any mutant: fix them first")
+        survivors = []
+        for name, plant in planted:
+            path, text = plant()
+            try:
+                survived = core_tests_pass(copy)
+            finally:
+                path.write_text(text, "utf-8")
+            if survived:
+                survivors.append(name)
+            print(f"{'SURVIVED' if survived else 'killed  '}  {name}", flush=True)
+    killed = len(planted) - len(survivors)
+    print(f"kill rate: {killed}/{len(planted)} ({killed / max(len(planted), 1):.0%})")
+    for name in survivors:
+        print(f"survivor: {name}")
+    return 0 if not survivors else 1

@@ -1,0 +1,205 @@
+"""The static site: dist/ written whole, from the parts the other modules make.
+
+Layout of dist/ (every URL below is relative to index.html):
+
+    index.html                      the template ./index.html with {{...}} filled in
+    static/build-<hash>/            everything of ours, content-addressed: a rebuild with a
+        app/*.py                    change gets a new folder name, so no browser can reuse
+                                    a stale copy (the server also sends no-cache)
+        static files (css, js, txt)
+        snapshot.js                 fetches the snapshot from <head>, inflates it in a worker
+        interpreter.js              PyScript's interpreter: boots Pyodide from the snapshot
+                                    (or normally when it is unusable), unpacks the zips
+        snapshot-<key>.bin.gz       the start-up memory snapshot, made with Node's Pyodide
+                                    (sitebuild/snapshot.py); <key> = runtime + Python code +
+                                    recipe + the PyScript package it holds compiled
+        lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
+                                    app's modules): lib.zip holds what the snapshot holds,
+                                    app.zip the rest (token data, tokenizers loaded lazily)
+        wheels/chunker_py-*.whl     built by flit_core (sitebuild/wheel.py; not loaded at
+                                    start-up; for download and micropip users)
+    static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
+        pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
+        micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sitebuild.bundle import python_bundle
+from sitebuild.npm import ensure_node_modules, pyodide_python_version
+from sitebuild.paths import APP, DIST, INDEX_TEMPLATE, ROOT, STATIC
+from sitebuild.policy import CSP
+from sitebuild.pypi import sha256_hex
+from sitebuild.shell import log
+from sitebuild.snapshot import (
+    Snapshot,
+    only_lazy_modules_and_data,
+    snapshot_for,
+    snapshot_name,
+    split_bundle,
+)
+from sitebuild.tokendata import ensure_token_data
+from sitebuild.vendor import Vendored, pyscript_core_chunks, vendor_runtime
+from sitebuild.wheel import build_wheel
+
+
+def interpreter_module(template: bytes, settings: dict[str, Any]) -> bytes:
+    """static/interpreter.js with its build settings (URLs relative to it, the key) filled in."""
+    marker = b"/* build.py fills this in */ {}"
+    if template.count(marker) != 1:
+        raise SystemExit("static/interpreter.js: expected one '/* build.py fills this in */ {}'")
+    return template.replace(marker, json.dumps(settings, sort_keys=True).encode())
+
+
+def own_files(
+    wheel_name: str, wheel: bytes, vendored: Vendored, bundle: bytes, snapshot: Snapshot
+) -> dict[str, bytes]:
+    """The content-addressed part of the site, keyed by path inside build-<hash>/ (build()
+    adds the snapshot, which is named by its own key)."""
+    files: dict[str, bytes] = {}
+    for path in sorted(APP.glob("*.py")):
+        files[f"app/{path.name}"] = path.read_bytes()
+    for path in sorted(STATIC.rglob("*")):
+        relative = path.relative_to(STATIC)
+        if path.is_file() and relative.parts[0] != "vendor" and "__pycache__" not in relative.parts:
+            files[relative.as_posix()] = path.read_bytes()
+    # Not used at start-up (see lib.zip and app.zip); kept for download and micropip users.
+    files[f"wheels/{wheel_name}"] = wheel
+    # Every page unpacks app.zip; only a page that could not use the snapshot needs lib.zip.
+    files["lib.zip"], files["app.zip"] = split_bundle(bundle, snapshot.complete)
+    files["interpreter.js"] = interpreter_module(
+        files["interpreter.js"],
+        {
+            # Relative to interpreter.js, which sits in static/build-<hash>/.
+            "pyodide": "../" + vendored.pyodide.removeprefix("static/").rsplit("/", 1)[0] + "/",
+            "app": "./app.zip",
+            "lib": "./lib.zip",
+            "snapshot": f"./{snapshot_name(snapshot.key)}",
+            "key": snapshot.key,
+            # app.zip waits until Python first imports one of its modules (see
+            # sitebuild/snapshot_imports.py, UnpackOnDemand) when that is all it holds,
+            # with their data
+            "appOnDemand": only_lazy_modules_and_data(files["app.zip"]),
+        },
+    )
+    return files
+
+
+def pyscript_config(build_dir: str) -> str:
+    """PyScript's configuration, written into the page's <script type="py" config="…">
+    (inline JSON: no request for a config file before the interpreter can start)."""
+    config: dict[str, Any] = {
+        # Relative to the page (PyScript resolves `interpreter` against location.href). The
+        # wrapper boots Pyodide from the memory snapshot, or normally when it is unusable,
+        # and unpacks the zips itself: no `packages`, so micropip stays off the start-up
+        # path (it is still vendored: `await pyodide_js.loadPackage("micropip")` works).
+        "interpreter": f"./{build_dir}/interpreter.js",
+        # Only the error banner is wanted; the editor, terminal, game and donkey plugins
+        # would each cost a request at boot.
+        "plugins": [
+            "!codemirror",
+            "!deprecations-manager",
+            "!donkey",
+            "!py-editor",
+            "!py-game",
+            "!py-terminal",
+        ],
+    }
+    return json.dumps(config, separators=(",", ":"))
+
+
+def content_hash(files: dict[str, bytes]) -> str:
+    digest = hashlib.sha256()
+    for name in sorted(files):
+        digest.update(name.encode() + b"\0" + sha256_hex(files[name]).encode() + b"\n")
+    return digest.hexdigest()[:12]
+
+
+def render_index(template: str, values: dict[str, str]) -> str:
+    """Fill {{name}} slots; {{text:path}} inlines a repository file, HTML-escaped."""
+
+    def fill(match: re.Match[str]) -> str:
+        key = match.group(1).strip()
+        if key.startswith("text:"):
+            return html.escape((ROOT / key[5:]).read_text("utf-8"), quote=False)
+        if key.startswith("html:"):  # markup we generate ourselves (it escapes its values)
+            return values[key[5:]]
+        if key not in values:
+            raise SystemExit(f"index.html: unknown slot {{{{{key}}}}}")
+        return html.escape(values[key], quote=False).replace('"', "&quot;")
+
+    return re.sub(r"\{\{([^{}]+)\}\}", fill, template)
+
+
+def settings_form_html() -> str:
+    """The settings controls, generated from chunker_py's field definitions (app/form.py)."""
+    for folder in (ROOT, APP):
+        if str(folder) not in sys.path:
+            sys.path.insert(0, str(folder))
+    from form import settings_form  # type: ignore[import-not-found]
+
+    return str(settings_form())
+
+
+@dataclass(frozen=True)
+class Site:
+    root: Path
+    build: str  # e.g. "static/build-0123456789ab", relative to index.html
+    wheel: str  # URL of the chunker_py wheel, relative to index.html
+    snapshot: str  # URL of the start-up snapshot, relative to index.html
+    vendored: Vendored
+
+
+def build(dist: Path = DIST) -> Site:
+    """Write the whole static site to `dist` (replacing it) and say where things are."""
+    ensure_node_modules()
+    ensure_token_data()
+    staging = dist.with_name(dist.name + ".tmp")
+    shutil.rmtree(staging, ignore_errors=True)
+    staging.mkdir(parents=True)
+
+    vendored = vendor_runtime(staging)
+    wheel_name, wheel = build_wheel()
+    bundle = python_bundle(pyodide_python_version())
+    snapshot = snapshot_for(bundle)
+    files = own_files(wheel_name, wheel, vendored, bundle, snapshot)
+    build_dir = f"static/build-{content_hash(files)}"
+    # The snapshot is named by its key (which interpreter.js holds, so the hash covers it)
+    # and kept out of the hash itself: it is not byte-reproducible across machines.
+    files[snapshot_name(snapshot.key)] = snapshot.data
+    snapshot_url = f"{build_dir}/{snapshot_name(snapshot.key)}"
+    for name, data in files.items():
+        target = staging / build_dir / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+    values = {
+        "settings_form": settings_form_html(),
+        "build": build_dir,
+        "csp": CSP,
+        "pyodide": vendored.pyodide.rsplit("/", 1)[0],
+        "pyscript": vendored.pyscript,
+        "plotly": vendored.plotly,
+        "snapshot": snapshot_url,
+        "pyscript_config": pyscript_config(build_dir),
+        "pyscript_chunk": vendored.pyscript
+        + "/"
+        + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],
+    }
+    index = render_index(INDEX_TEMPLATE.read_text("utf-8"), values)
+    (staging / "index.html").write_text(index, "utf-8")
+
+    shutil.rmtree(dist, ignore_errors=True)
+    staging.rename(dist)
+    log(f"built {dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist} ({build_dir})")
+    return Site(dist, build_dir, f"{build_dir}/wheels/{wheel_name}", snapshot_url, vendored)

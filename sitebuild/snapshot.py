@@ -1,0 +1,191 @@
+"""The start-up snapshot, and the split of the page's Python into lib.zip and app.zip.
+
+A Pyodide memory snapshot is the wasm heap after Python has started and imported the
+page's modules; booting from it skips both (../shared/RUNTIME-NOTES.md, "Memory
+snapshots"). It is made with Node's Pyodide from node_modules (the same files the page
+vendors) by snapshot_maker.mjs, after unpacking the page's Python bundle as the page does
+and importing every module in it (snapshot_imports.py; the app's modules too: they bind the
+page's `window` and `document` from `js`, and touch nothing else at import). It also holds
+PyScript's own package compiled, for PyScript to import after the restore.
+Pyodide refuses a snapshot from another build of itself; the page also refuses one whose
+key differs from the key in its interpreter.js, and then boots normally.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import subprocess
+import tempfile
+import zipfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitebuild.bundle import (
+    app_modules,
+    dependency_members,
+    reproducible_zip,
+    top_level_modules,
+    top_level_names,
+)
+from sitebuild.npm import npm_package, pyodide_python_version
+from sitebuild.paths import CACHE, ROOT
+from sitebuild.pypi import runtime_requirements, sha256_hex
+from sitebuild.shell import log
+from sitebuild.vendor import PYODIDE_FILES
+
+MAKER = Path(__file__).with_name("snapshot_maker.mjs")
+IMPORTS = Path(__file__).with_name("snapshot_imports.py")
+# PyScript's Python package, as the artifact its core.js is built with (see MAKER).
+PYSCRIPT_STDLIB = "src/stdlib/pyscript.js"
+HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
+
+# Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
+# snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
+# of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
+# imported: snapshot_imports.UnpackOnDemand).
+SNAPSHOT_LAZY = (
+    "chunker_py.tokenizers.bert_tables",
+    "chunker_py.tokenizers.bpe",
+    "chunker_py.tokenizers.unicode_classes",
+    "chunker_py.tokenizers.wordpiece",
+    "chunker_py.tokenizers.words",
+)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    key: str  # hex digest of everything the snapshot was made from
+    data: bytes  # gzip-compressed snapshot
+    complete: tuple[str, ...]  # top-level modules it holds with every submodule imported
+
+
+def snapshot_name(key: str) -> str:
+    # boot.js treats files named snapshot-* as optional: a 404 is a fallback, not a failure.
+    return f"snapshot-{key}.bin.gz"
+
+
+def snapshot_required_modules() -> list[str]:
+    """Modules that must be in the snapshot whole: chunker_py, the top-level packages of
+    its runtime dependencies and the app's modules (app/main.py, the script PyScript runs,
+    is not a module of the bundle)."""
+    deps = dependency_members(pyodide_python_version()) if runtime_requirements() else {}
+    return ["chunker_py", *top_level_names(deps), *(path.stem for path in app_modules())]
+
+
+def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
+    """The runtime (every Pyodide file the snapshot depends on) plus the code and recipe."""
+    source, version = npm_package("pyodide")
+    digest = hashlib.sha256(f"pyodide {version}\n".encode())
+    for name in PYODIDE_FILES:
+        digest.update(f"{name} {sha256_hex((source / name).read_bytes())}\n".encode())
+    digest.update(f"bundle {sha256_hex(bundle)}\n".encode())
+    pyscript, pyscript_version = npm_package("@pyscript/core")
+    stdlib = sha256_hex((pyscript / PYSCRIPT_STDLIB).read_bytes())
+    digest.update(f"pyscript {pyscript_version} {stdlib}\n".encode())
+    programs = [MAKER.read_text("utf-8"), IMPORTS.read_text("utf-8")]
+    recipe = json.dumps([*programs, modules, required, list(SNAPSHOT_LAZY)])
+    digest.update(recipe.encode())
+    return digest.hexdigest()[:20]
+
+
+def make_snapshot(
+    bundle: bytes, key: str, modules: list[str], required: list[str]
+) -> tuple[bytes, dict[str, list[str]]]:
+    """Run snapshot_maker.mjs under Node; return the raw snapshot and its import report."""
+    source, _version = npm_package("pyodide")
+    with tempfile.TemporaryDirectory() as tmp:
+        bundle_path = Path(tmp) / "bundle.zip"
+        bundle_path.write_bytes(bundle)
+        out = Path(tmp) / "snapshot.bin"
+        config = {
+            "pyodide": str(source),
+            "bundle": str(bundle_path),
+            "out": str(out),
+            "home": HOME,
+            "imports": str(IMPORTS),
+            "modules": modules,
+            "required": required,
+            "lazy": list(SNAPSHOT_LAZY),
+            "precompile": str(npm_package("@pyscript/core")[0] / PYSCRIPT_STDLIB),
+            "key": key,
+        }
+        config_path = Path(tmp) / "recipe.json"
+        config_path.write_text(json.dumps(config), "utf-8")
+        result = subprocess.run(
+            ["node", str(MAKER), str(config_path)], cwd=ROOT, capture_output=True, text=True
+        )
+        if result.returncode != 0:
+            raise SystemExit(f"making the start-up snapshot failed:\n{result.stderr[-4000:]}")
+        report = json.loads(result.stdout)
+        log(f"snapshot: imported {len(report['imported'])} modules")
+        for skipped in report["skipped"]:
+            log(f"snapshot: left out {skipped}")
+        return out.read_bytes(), report
+
+
+def snapshot_for(bundle: bytes) -> Snapshot:
+    """The snapshot for this bundle and runtime, from .cache/snapshots/ or made now."""
+    modules = top_level_modules(bundle)
+    required = snapshot_required_modules()
+    key = snapshot_key(bundle, modules, required)
+    cached = CACHE / "snapshots" / snapshot_name(key)
+    report_file = cached.with_name(f"snapshot-{key}.json")
+    if not (cached.is_file() and report_file.is_file()):
+        log("making the start-up snapshot (Node's Pyodide)")
+        raw, report = make_snapshot(bundle, key, modules, required)
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        # ~7 MB each: keep the few newest (a branch switch back and forth stays cheap).
+        older = sorted(cached.parent.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
+        for old in older[:-3]:
+            old.unlink()
+            old.with_name(old.name.replace(".bin.gz", ".json")).unlink(missing_ok=True)
+        report_file.write_text(json.dumps(report), "utf-8")
+        partial = cached.with_suffix(".tmp")
+        partial.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
+        partial.rename(cached)
+    report = json.loads(report_file.read_text("utf-8"))
+    return Snapshot(key, cached.read_bytes(), complete_modules(modules, report))
+
+
+def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[str, ...]:
+    """Those of `modules` that imported, with no submodule left out."""
+    skipped = {entry.split(" ", 1)[0] for entry in report["skipped"]}
+    imported = set(report["imported"])
+    return tuple(
+        name
+        for name in modules
+        if name in imported and not any(s == name or s.startswith(name + ".") for s in skipped)
+    )
+
+
+def lazy_or_data(name: str) -> bool:
+    """A bundle file the snapshot cannot hold: a SNAPSHOT_LAZY module, or a data file
+    (chunker_py/_data: token rank files), read from the file system a snapshot does not
+    keep. These go to app.zip."""
+    return "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
+
+
+def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:
+    """The bundle as (lib.zip, app.zip): the files of modules the snapshot holds whole (and
+    the .dist-info folders), which a page booted from it never imports, and all the others."""
+    held = set(in_snapshot)
+    lib: list[tuple[str, bytes]] = []
+    app: list[tuple[str, bytes]] = []
+    with zipfile.ZipFile(io.BytesIO(bundle)) as archive:
+        for name in archive.namelist():
+            top = name.split("/", 1)[0].removesuffix(".py")
+            later = lazy_or_data(name)
+            side = lib if (top in held or top.endswith(".dist-info")) and not later else app
+            side.append((name, archive.read(name)))
+    return reproducible_zip(lib), reproducible_zip(app)
+
+
+def only_lazy_modules_and_data(app_zip: bytes) -> bool:
+    """Whether app.zip holds only SNAPSHOT_LAZY modules and the data files they read, so
+    that a page booted from the snapshot can leave it packed until one is imported."""
+    with zipfile.ZipFile(io.BytesIO(app_zip)) as archive:
+        return all(lazy_or_data(name) for name in archive.namelist())

@@ -1,0 +1,128 @@
+"""What the start-up snapshot holds, prepared inside Node's Pyodide before it is saved.
+
+sitebuild/snapshot_maker.mjs runs this file's source in Pyodide's ``__main__`` (so its
+definitions become part of the snapshot's heap) and then calls ``prepare_snapshot``, whose
+return value (a JSON report) it prints. Nothing runs on import: ruff, mypy and the tests
+read it as an ordinary module. It runs in the Pyodide the page uses, never in the page
+itself: the page inherits the state it leaves behind.
+
+It imports every top-level module of the page's Python bundle and all of their submodules
+(``pkgutil.walk_packages``; ``__main__`` modules would run a CLI, and the modules in
+``config["lazy"]`` are left for later). Those in ``config["required"]`` must import
+completely; the others (modules that need the page, submodules that need an optional
+dependency) are skipped and reported.
+
+The contract with static/interpreter.js, the page's side of the snapshot (each name below
+is spelt the same there):
+
+- ``sys._chunk_inspector_snapshot``: the key the snapshot was made for. interpreter.js reads
+  it right after the restore and boots normally ("stale") unless it equals its own
+  ``BUILD.key``, which build.py wrote into it from the same key.
+- ``UnpackOnDemand`` on ``sys.meta_path``: a page booted from the snapshot may leave
+  app.zip (the ``config["lazy"]`` modules and the data files they read) packed. interpreter.js
+  then defines ``globalThis.chunkInspectorUnpack`` (only when ``BUILD.appOnDemand``); the
+  first import of a lazy module calls it once, after taking this finder off
+  ``sys.meta_path``. The function deletes itself, unpacks app.zip into the working
+  directory (``config["home"]``, /home/pyodide, where the page unpacks everything) and has
+  the path finders forget their listings; then the usual finders find the module. Without
+  that function (normal boot, or app.zip unpacked at once) the finder only removes itself.
+- ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
+  from the code compiled here (see ``install_code_cache``); the tests read it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib._bootstrap_external as external
+import json
+import pkgutil
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from importlib.machinery import ModuleSpec
+from types import CodeType, ModuleType
+from typing import Any
+
+
+def import_tree(name: str, lazy: Iterable[str], imported: list[str], skipped: list[str]) -> bool:
+    """Import ``name`` and every submodule not in ``lazy``; False if ``name`` itself failed."""
+    try:
+        module = importlib.import_module(name)
+    except Exception as error:
+        skipped.append(f"{name} ({type(error).__name__}: {error})")
+        return False
+    imported.append(name)
+    later = set(lazy)
+    for info in pkgutil.walk_packages(
+        getattr(module, "__path__", []), name + ".", onerror=skipped.append
+    ):
+        if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in later:
+            continue
+        try:
+            importlib.import_module(info.name)
+            imported.append(info.name)
+        except Exception as error:
+            skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+    return True
+
+
+def install_code_cache(sources: dict[str, str]) -> list[str]:
+    """Code objects, compiled now, for modules the page compiles after restoring: PyScript's
+    own package, which PyScript writes to the file system and imports once it has its
+    interpreter. The loader takes one only for the same path and the very same source
+    bytes, so another PyScript's package just compiles as usual. Returns (and keeps
+    filling) the list of paths it served."""
+    cache: dict[str, tuple[bytes, CodeType]] = {}
+    for path, text in sources.items():
+        data = text.encode()
+        cache[path] = (data, compile(data, path, "exec", dont_inherit=True))
+    served: list[str] = []
+    compile_source: Callable[..., CodeType] = external.SourceLoader.source_to_code
+
+    def source_to_code(self: Any, data: bytes, path: str, *, _optimize: int = -1) -> CodeType:
+        known = cache.get(path)
+        if known is not None and known[0] == data and _optimize == -1:
+            served.append(path)
+            return known[1]
+        return compile_source(self, data, path, _optimize=_optimize)
+
+    setattr(external.SourceLoader, "source_to_code", source_to_code)  # noqa: B010
+    return served
+
+
+class UnpackOnDemand:
+    """A meta path finder that, at the first import of one of ``names``, asks the page to
+    unpack app.zip (static/interpreter.js's ``chunkInspectorUnpack``) and then lets the
+    usual finders look. It removes itself first, so it acts once."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        sys.meta_path.remove(self)
+        import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
+
+        unpack = getattr(js, "chunkInspectorUnpack", None)
+        if unpack is not None:
+            unpack()
+        return None
+
+
+def prepare_snapshot(config_json: str, sources_json: str) -> str:
+    """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
+    leave the key in ``sys``; return the import report as JSON."""
+    config = json.loads(config_json)
+    imported: list[str] = []
+    skipped: list[str] = []
+    for name in config["modules"]:
+        before = len(skipped)
+        complete = import_tree(name, config["lazy"], imported, skipped)
+        if name in config["required"] and (not complete or len(skipped) > before):
+            raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    setattr(sys, "_chunk_inspector_precompiled", install_code_cache(json.loads(sources_json)))  # noqa: B010
+    sys.meta_path.insert(0, UnpackOnDemand(config["lazy"]))
+    setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
+    return json.dumps({"imported": imported, "skipped": skipped})

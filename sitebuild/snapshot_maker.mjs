@@ -1,0 +1,51 @@
+// Makes the page's start-up memory snapshot with Node's Pyodide (the same files the page
+// vendors). sitebuild/snapshot.py runs it as `node snapshot_maker.mjs RECIPE.json` and
+// reads the import report it prints; the snapshot itself goes to the recipe's `out`.
+//
+// The recipe comes in a file, not as JSON on the command line: Emscripten takes the
+// arguments for the program's, and Python's start-up fails to join paths with one longer
+// than PATH_MAX. Its fields:
+//   pyodide     the pyodide npm package's folder
+//   bundle      the page's Python as one zip, unpacked into `home` as the page does
+//   home        Pyodide's working directory, as in the page (/home/pyodide)
+//   imports     sitebuild/snapshot_imports.py, run in Python's __main__ (see there for
+//               what it imports and for its contract with static/interpreter.js)
+//   precompile  @pyscript/core's stdlib artifact (its Python package), compiled ahead
+//   modules, required, lazy, key   read by snapshot_imports.py
+//   out         where to write the raw snapshot
+import fs from "node:fs";
+import { pathToFileURL } from "node:url";
+
+const config = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
+// The page's globals the app modules bind at import (`from js import document, window`).
+// Pyodide records the path by which the snapshot reached each JS object and looks the same
+// path up in the page that restores it, so these stand-ins become the page's own objects.
+globalThis.window = globalThis;
+globalThis.document = {};
+const { loadPyodide } = await import(pathToFileURL(`${config.pyodide}/pyodide.mjs`).href);
+const pyodide = await loadPyodide({ _makeSnapshot: true, indexURL: `${config.pyodide}/` });
+const bundle = new Uint8Array(fs.readFileSync(config.bundle));
+pyodide.unpackArchive(bundle, "zip", { extractDir: config.home });
+// PyScript's own Python package as PyScript writes it into the page's file system (its
+// stdlib artifact: {folder: {file: source}}), for snapshot_imports.py to compile ahead.
+const sources = {};
+const walk = (base, tree) => {
+  for (const [name, value] of Object.entries(tree)) {
+    if (typeof value === "string") sources[`${base}/${name}`] = value;
+    else walk(`${base}/${name}`, value);
+  }
+};
+walk(config.home, (await import(pathToFileURL(config.precompile).href)).default);
+// Plain strings cross into Python (no proxy is left alive in the snapshot).
+pyodide.globals.set("snapshot_config", JSON.stringify(config));
+pyodide.globals.set("precompile_sources", JSON.stringify(sources));
+let report;
+try {
+  pyodide.runPython(fs.readFileSync(config.imports, "utf8"));
+  report = pyodide.runPython("prepare_snapshot(snapshot_config, precompile_sources)");
+} catch (error) {
+  console.error(error.message); // the Python traceback, without the minified source line
+  process.exit(1);
+}
+fs.writeFileSync(config.out, pyodide.makeMemorySnapshot());
+process.stdout.write(report);

@@ -1,0 +1,131 @@
+"""The runtime copied into dist/static/vendor/<pkg>-<version>/ from node_modules (and
+micropip's wheel from PyPI), each with its licence. Generated, never edited or committed."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from sitebuild.npm import npm_package, pyodide_lock, pyodide_python_version
+from sitebuild.pypi import fetch_wheel, licence_of, sha256_hex
+
+# The Pyodide files the page loads (and the start-up snapshot depends on).
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+)
+
+
+@dataclass(frozen=True)
+class Vendored:
+    """Where the runtime landed, as URLs relative to index.html."""
+
+    pyodide: str
+    pyscript: str
+    plotly: str
+
+
+def copy_file(source: Path, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(source, target)
+
+
+def pyscript_modules(dist_folder: Path) -> list[str]:
+    """core.js and every chunk it imports, statically or dynamically, transitively."""
+    pattern = re.compile(r"""(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s*)["']\./([^"']+)["']""")
+    seen: set[str] = set()
+    todo = ["core.js"]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(pattern.findall((dist_folder / name).read_text("utf-8")))
+    return sorted(seen)
+
+
+def pyscript_core_chunks(folder: Path) -> list[str]:
+    """The chunks core.js imports statically (preloaded by index.html: no waterfall)."""
+    core = (folder / "core.js").read_text("utf-8")
+    return sorted(set(re.findall(r"""\bfrom\s*["']\./([^"']+)["']""", core)))
+
+
+def vendor_pyodide(target_root: Path) -> str:
+    source, version = npm_package("pyodide")
+    folder = f"pyodide-{version}"
+    target = target_root / folder
+    for name in PYODIDE_FILES:
+        copy_file(source / name, target / name)
+
+    lock = pyodide_lock()
+    python = pyodide_python_version()
+    # micropip and whatever it depends on in the lock; PyScript always loads micropip.
+    wanted, todo = [], ["micropip"]
+    while todo:
+        name = todo.pop()
+        if name not in wanted:
+            wanted.append(name)
+            todo.extend(lock["packages"][name]["depends"])
+    licences: dict[str, bytes] = {}
+    for name in wanted:
+        entry = lock["packages"][name]
+        wheel = fetch_wheel(name, entry["version"], python)
+        data = wheel.read_bytes()
+        (target / wheel.name).write_bytes(data)
+        # PyPI's wheel differs from the one Pyodide's CDN serves; the browser checks the
+        # digest (subresource integrity), so the copied lock must name this wheel's.
+        entry["sha256"] = sha256_hex(data)
+        entry["file_name"] = wheel.name
+        with zipfile.ZipFile(wheel) as archive:
+            licences[name] = licence_of(archive)
+        (target / f"LICENSE.{name}").write_bytes(licences[name])
+    (target / "pyodide-lock.json").write_text(json.dumps(lock, indent=1), "utf-8")
+
+    # The pyodide npm package ships no licence file; its package.json says MPL-2.0, and
+    # micropip (same authors, same licence) carries the MPL-2.0 text.
+    manifest_licence = json.loads((source / "package.json").read_text("utf-8"))["license"]
+    header = (
+        f"Pyodide {version} is distributed under the {manifest_licence} licence "
+        "(the 'license' field of its npm package.json); its npm package ships no licence "
+        "file, so the licence text is reproduced below.\n\n"
+    )
+    (target / "LICENSE").write_bytes(header.encode() + licences["micropip"])
+    return folder
+
+
+def vendor_pyscript(target_root: Path) -> str:
+    source, version = npm_package("@pyscript/core")
+    folder = f"pyscript-core-{version}"
+    dist = source / "dist"
+    for name in pyscript_modules(dist):
+        copy_file(dist / name, target_root / folder / name)
+    for css in sorted(dist.glob("*.css")):
+        copy_file(css, target_root / folder / css.name)
+    copy_file(source / "LICENSE", target_root / folder / "LICENSE")
+    return folder
+
+
+def vendor_plotly(target_root: Path) -> str:
+    source, version = npm_package("plotly.js-basic-dist-min")
+    folder = f"plotly-basic-{version}"
+    copy_file(source / "plotly-basic.min.js", target_root / folder / "plotly-basic.min.js")
+    copy_file(source / "LICENSE", target_root / folder / "LICENSE")
+    return folder
+
+
+def vendor_runtime(dist: Path) -> Vendored:
+    root = dist / "static" / "vendor"
+    pyodide = vendor_pyodide(root)
+    pyscript = vendor_pyscript(root)
+    plotly = vendor_plotly(root)
+    return Vendored(
+        pyodide=f"static/vendor/{pyodide}/pyodide.mjs",
+        pyscript=f"static/vendor/{pyscript}",
+        plotly=f"static/vendor/{plotly}/plotly-basic.min.js",
+    )

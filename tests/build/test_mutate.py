@@ -1,0 +1,50 @@
+"""`build.py mutate --sample`: the sites it draws from the code (running the mutants takes
+minutes, so that is `python build.py mutate`'s job, not a test's)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sitebuild.mutate import SiteMutant, flip, mutation_sites, sample_sites
+from sitebuild.paths import PACKAGE
+
+SOURCE = '''TABLE = (1, 2, 3)
+
+
+def bound(a, b):
+    """a < b in a docstring is no site"""
+    return a < b and b - 1 == 0  # nor is this: x > y
+'''
+
+
+def write_package(tmp_path: Path) -> Path:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(SOURCE)
+    return package
+
+
+def test_sites_are_the_operators_and_integers_inside_functions_only(tmp_path: Path) -> None:
+    sites = mutation_sites(write_package(tmp_path))
+    assert [(s.line, s.original, s.mutated) for s in sites] == [
+        (6, "<", "<="),
+        (6, "-", "+"),
+        (6, "1", "0"),
+        (6, "==", "!="),
+        (6, "0", "1"),
+    ]
+
+
+def test_a_flip_changes_exactly_that_token(tmp_path: Path) -> None:
+    site = SiteMutant("pkg/__init__.py", 6, 13, "<", "<=")
+    flipped = flip(SOURCE, site)
+    assert flipped.splitlines()[5] == "    return a <= b and b - 1 == 0  # nor is this: x > y"
+    assert flipped.replace("a <= b", "a < b") == SOURCE
+
+
+def test_the_draw_is_repeatable_and_follows_the_seed() -> None:
+    every = mutation_sites(PACKAGE)
+    first = sample_sites(PACKAGE, 16, 0, every)
+    assert len(first) == 16 and first == sample_sites(PACKAGE, 16, 0, every)
+    assert first != sample_sites(PACKAGE, 16, 1, every)
+    assert set(first) <= set(every)

@@ -1,0 +1,91 @@
+"""The start-up snapshot as the build makes it, and the split of the page's Python into
+lib.zip (what the snapshot holds) and app.zip (the rest). The page booting from it, and
+falling back when it is unusable, is tests/browser/test_snapshot.py."""
+
+from __future__ import annotations
+
+import gzip
+import html
+import io
+import json
+import re
+import zipfile
+
+from sitebuild.bundle import python_bundle, reproducible_zip, top_level_modules
+from sitebuild.npm import npm_package, pyodide_python_version
+from sitebuild.snapshot import (
+    SNAPSHOT_LAZY,
+    only_lazy_modules_and_data,
+    snapshot_key,
+    snapshot_required_modules,
+)
+
+
+def pyodide_build_id() -> str:
+    """The BUILD_ID the vendored pyodide.mjs checks a snapshot against."""
+    source, _version = npm_package("pyodide")
+    match = re.search(r'BUILD_ID:"([0-9a-f]{64})"', (source / "pyodide.mjs").read_text("utf-8"))
+    assert match, "pyodide.mjs no longer names its BUILD_ID"
+    return match.group(1)
+
+
+def snapshot_build_id(raw: bytes) -> str:
+    """Pyodide's snapshot header: magic, sizes, then the 256-bit build id (8 uint32 LE)."""
+    words = [int.from_bytes(raw[i : i + 4], "little") for i in range(16, 48, 4)]
+    return "".join(f"{w:08x}" for w in words)
+
+
+def test_build_makes_a_snapshot_for_the_vendored_pyodide(site) -> None:
+    raw = gzip.decompress((site.root / site.snapshot).read_bytes())
+    assert snapshot_build_id(raw) == pyodide_build_id()
+
+
+def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(site) -> None:
+    index = (site.root / "index.html").read_text("utf-8")
+    head = index[: index.index("</head>")]
+    # snapshot.js starts the download from <head>, before PyScript's own scripts
+    early = f'<script async src="{site.build}/snapshot.js" data-snapshot="{site.snapshot}"'
+    assert early in head
+    assert head.index(early) < head.index('id="pyscript-core"')
+    # PyScript's configuration is inline (no request for it before the interpreter starts)
+    attributes = re.search(r'<script type="py" src="[^"]+" config="([^"]+)"', index)
+    assert attributes, "no <script type=py> with an inline config"
+    config = json.loads(html.unescape(attributes.group(1)))
+    assert not list((site.root / site.build).glob("*.json"))
+    assert "packages" not in config
+    assert config["interpreter"] == f"./{site.build}/interpreter.js"
+
+
+def test_snapshot_key_follows_the_python_code_it_holds() -> None:
+    bundle = python_bundle(pyodide_python_version())
+    modules = top_level_modules(bundle)
+    required = snapshot_required_modules()
+    key = snapshot_key(bundle, modules, required)
+    assert snapshot_key(bundle, modules, required) == key
+    changed = reproducible_zip([("chunker_py/__init__.py", b"changed = True\n")])
+    assert snapshot_key(changed, modules, required) != key
+    assert "chunker_py" in required and "chunker_py" in modules
+    # the dependencies' packages are imported into the snapshot too, whatever they are
+    assert set(required) <= set(modules)
+
+
+def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> None:
+    folder = site.root / site.build
+    lib = zipfile.ZipFile(folder / "lib.zip").namelist()
+    app = zipfile.ZipFile(folder / "app.zip").namelist()
+    assert "chunker_py/__init__.py" in lib and "markdown_it/__init__.py" in lib
+    # the app's modules are in the snapshot (main.py is PyScript's script, not in a zip);
+    # the tokenizers' rank files are read from the file system, which a snapshot lacks
+    assert "dom.py" in lib and "inspector.py" in lib and "main.py" not in lib + app
+    assert any(name.startswith("chunker_py/_data/") for name in app)
+    assert not set(lib) & set(app)
+    bundle = zipfile.ZipFile(io.BytesIO(python_bundle(pyodide_python_version())))
+    assert set(lib) | set(app) == set(bundle.namelist())
+
+
+def test_app_zip_waits_only_when_it_holds_nothing_but_lazy_modules_and_data() -> None:
+    lazy = SNAPSHOT_LAZY[0].replace(".", "/") + ".py"
+    data = "chunker_py/_data/o200k_base.ranks"
+    assert only_lazy_modules_and_data(reproducible_zip([(lazy, b""), (data, b"")]))
+    other = reproducible_zip([(lazy, b""), ("dom.py", b"")])
+    assert not only_lazy_modules_and_data(other)

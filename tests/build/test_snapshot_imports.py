@@ -1,0 +1,100 @@
+"""The snapshot's Python side (sitebuild/snapshot_imports.py) in CPython, and its contract
+with static/interpreter.js: the same names on both sides, and a key that follows the
+programs that make the snapshot."""
+
+from __future__ import annotations
+
+import re
+import sys
+import types
+from pathlib import Path
+
+import pytest
+
+from sitebuild import snapshot
+from sitebuild.bundle import reproducible_zip
+from sitebuild.paths import STATIC
+from sitebuild.snapshot_imports import UnpackOnDemand, import_tree
+
+INTERPRETER = (STATIC / "interpreter.js").read_text("utf-8")
+IMPORTS = snapshot.IMPORTS.read_text("utf-8")
+
+
+@pytest.mark.parametrize(
+    "name", ["_chunk_inspector_snapshot", "chunkInspectorUnpack", "_chunk_inspector_precompiled"]
+)
+def test_both_sides_of_the_contract_spell_the_same_names(name: str) -> None:
+    assert name in INTERPRETER and name in IMPORTS
+    assert re.search(rf"sys\.{name}|globalThis\.{name}", INTERPRETER)
+
+
+def test_the_page_reads_the_key_the_snapshot_leaves_in_sys() -> None:
+    assert "getattr(sys, '_chunk_inspector_snapshot', '')" in INTERPRETER
+    assert 'setattr(sys, "_chunk_inspector_snapshot", config["key"])' in IMPORTS
+
+
+def fake_page(monkeypatch: pytest.MonkeyPatch, **globals_: object) -> None:
+    """A `js` module standing for the page's globalThis."""
+    monkeypatch.setitem(sys.modules, "js", types.SimpleNamespace(**globals_))
+
+
+def test_the_first_lazy_import_asks_the_page_to_unpack_once_and_the_finder_leaves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    fake_page(monkeypatch, chunkInspectorUnpack=lambda: calls.append("unpack"))
+    finder = UnpackOnDemand(["pkg.lazy"])
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    assert finder.find_spec("pkg.other") is None
+    assert calls == [] and finder in sys.meta_path
+    assert finder.find_spec("pkg.lazy") is None  # the usual finders find it, unpacked
+    assert calls == ["unpack"] and finder not in sys.meta_path
+
+
+def test_without_the_pages_function_the_finder_only_leaves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake_page(monkeypatch)
+    finder = UnpackOnDemand(["pkg.lazy"])
+    monkeypatch.setattr(sys, "meta_path", [finder, *sys.meta_path])
+    assert finder.find_spec("pkg.lazy") is None
+    assert finder not in sys.meta_path
+
+
+def test_import_tree_imports_submodules_but_not_lazy_ones_or_main(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    package = tmp_path / "snaptree"
+    (package / "inner").mkdir(parents=True)
+    for name in ("__init__.py", "eager.py", "lazy.py", "__main__.py", "inner/__init__.py"):
+        (package / name).write_text("")
+    (package / "inner" / "broken.py").write_text("raise ImportError('needs the page')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imported: list[str] = []
+    skipped: list[str] = []
+    try:
+        assert import_tree("snaptree", ["snaptree.lazy"], imported, skipped)
+        assert sorted(imported) == ["snaptree", "snaptree.eager", "snaptree.inner"]
+        assert skipped == ["snaptree.inner.broken (ImportError: needs the page)"]
+        assert "snaptree.lazy" not in sys.modules and "snaptree.__main__" not in sys.modules
+        assert not import_tree("no_such_module_here", [], imported, skipped)
+    finally:
+        for name in [n for n in sys.modules if n == "snaptree" or n.startswith("snaptree.")]:
+            del sys.modules[name]
+
+
+def test_the_key_follows_the_snapshot_programs_and_the_lazy_modules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Editing snapshot_imports.py, snapshot_maker.mjs or the lazy list makes another
+    snapshot (an old one would hold the old recipe's state)."""
+    bundle = reproducible_zip([("chunker_py/__init__.py", b"")])
+    key = snapshot.snapshot_key(bundle, ["chunker_py"], ["chunker_py"])
+    for attribute in ("IMPORTS", "MAKER"):
+        edited = tmp_path / f"{attribute}.txt"
+        edited.write_text(getattr(snapshot, attribute).read_text("utf-8") + "\n")
+        with monkeypatch.context() as patch:
+            patch.setattr(snapshot, attribute, edited)
+            assert snapshot.snapshot_key(bundle, ["chunker_py"], ["chunker_py"]) != key
+    monkeypatch.setattr(snapshot, "SNAPSHOT_LAZY", snapshot.SNAPSHOT_LAZY[1:])
+    assert snapshot.snapshot_key(bundle, ["chunker_py"], ["chunker_py"]) != key

@@ -1,0 +1,100 @@
+"""The built site and in-process servers, shared by tests/build and the browser tests.
+
+    site       the static site, built once per session into a temporary folder
+    serve_dir  serve any folder in-process (port 0), with a thread-safe request log;
+               `serve_dir(root, csp=None)` serves it without the policy header
+    server     the built site, served with its Content-Security-Policy
+    copy_site  a fresh copy of the built site, to break on purpose
+
+The build itself is imported only when a fixture runs: the core tests (which also run
+inside Pyodide) load this file too and need none of it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from sitebuild.policy import CSP
+
+if TYPE_CHECKING:
+    from sitebuild.site import Site
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+
+
+@dataclass
+class Server:
+    """A running static server and what it was asked for."""
+
+    url: str  # "http://127.0.0.1:PORT/"
+    root: Path
+    _log: list[Request] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def record(self, method: str, path: str, headers: dict[str, str], body: bytes) -> None:
+        with self._lock:
+            self._log.append(Request(method, path, headers, body))
+
+    @property
+    def requests(self) -> list[Request]:
+        with self._lock:
+            return list(self._log)
+
+
+@pytest.fixture(scope="session")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """The site, built once, away from ./dist so a running `build.py serve` is untouched."""
+    from sitebuild.site import build
+
+    return build(tmp_path_factory.mktemp("site") / "dist")
+
+
+@pytest.fixture(scope="session")
+def serve_dir() -> Iterator[Callable[..., Server]]:
+    """Serve any folder in-process; every server started is stopped at session end."""
+    from sitebuild.serve import make_server
+
+    running = []
+
+    def start(root: Path, *, csp: str | None = CSP) -> Server:
+        server = Server(url="", root=root)
+        httpd = make_server(root, 0, log=server.record, csp=csp)
+        server.url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        threading.Thread(target=httpd.serve_forever, daemon=True).start()
+        running.append(httpd)
+        return server
+
+    yield start
+    for httpd in running:
+        httpd.shutdown()
+        httpd.server_close()
+
+
+@pytest.fixture(scope="session")
+def server(site: Site, serve_dir: Callable[..., Server]) -> Server:
+    return serve_dir(site.root)
+
+
+@pytest.fixture(scope="session")
+def copy_site(site: Site, tmp_path_factory: pytest.TempPathFactory) -> Callable[[], Path]:
+    """A fresh copy of the built site, to break on purpose."""
+
+    def copy() -> Path:
+        target = tmp_path_factory.mktemp("site-copy") / "dist"
+        shutil.copytree(site.root, target)
+        return target
+
+    return copy

@@ -1,0 +1,548 @@
+"""tokenizer.json files read by chunker_py against HF tokenizers itself (CPython only).
+
+Small tokenizers of each family are trained with `tokenizers` once per session (byte-level
+BPE with GPT-2's, Llama 3's and Qwen 2's patterns, Metaspace + Unigram, WordPiece with
+BertNormalizer cased and uncased, BPE with byte fallback, and one that chains the other
+normalizers and pre-tokenizers), saved as tokenizer.json, read back by our reader, and
+compared with `tokenizers` on the same texts: the count, and every token's end (HF's
+offsets, made nondecreasing). Then the real all-MiniLM-L6-v2 tokenizer.json, then the
+refusals.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import struct
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from chunker_py.engine.errors import SettingError
+from chunker_py.tokenizers.hf import HfTokenizer, load_tokenizer_json
+from chunker_py.tokenizers.hf.pre_tokenizers import LLAMA3, QWEN2
+
+from .token_corpus import ATOMS, CORPUS, random_texts, token_texts
+from .token_references import TOKENIZER_JSON
+
+tokenizers = pytest.importorskip("tokenizers")  # never skipped: requirements-test.txt pins it
+from tokenizers import Regex, decoders, models, normalizers, pre_tokenizers, trainers  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Scripts for the training text and the random texts: (first, last) code point ranges.
+SCRIPTS = {
+    "latin": [(0x61, 0x7A), (0xE0, 0xFF), (0x100, 0x17F)],
+    "greek": [(0x3B1, 0x3C9), (0x391, 0x3A9)],
+    "cyrillic": [(0x430, 0x44F), (0x410, 0x42F)],
+    "arabic": [(0x627, 0x64A), (0x64B, 0x652)],
+    "hebrew": [(0x5D0, 0x5EA)],
+    "devanagari": [(0x915, 0x939), (0x93E, 0x94D)],
+    "thai": [(0xE01, 0xE2E), (0xE31, 0xE3A)],
+    "cjk": [(0x4E00, 0x4E80)],
+    "kana": [(0x3041, 0x3096), (0x30A1, 0x30FA)],
+    "hangul": [(0xAC00, 0xAD00), (0x1100, 0x1112), (0x1161, 0x1175)],
+    "emoji": [(0x1F600, 0x1F64F), (0x1F3FB, 0x1F3FF)],
+    "marks": [(0x300, 0x36F)],
+}
+
+
+def multilingual_lines(count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    lines = []
+    for _ in range(count):
+        words = []
+        for _ in range(rng.randrange(1, 12)):
+            script = SCRIPTS[rng.choice(list(SCRIPTS))]
+            first, last = rng.choice(script)
+            words.append("".join(chr(rng.randint(first, last)) for _ in range(rng.randint(1, 7))))
+        separators = [
+            " ",
+            " ",
+            " ",
+            ", ",
+            ". ",
+            "\n",
+            "\r\n",
+            "  ",
+            "\t",
+            "\u00a0",
+            "\ufeff",
+            "'s ",
+        ]
+        line = ""
+        for word in words:
+            line += word + rng.choice(separators)
+        lines.append(line)
+    return lines
+
+
+def training_text() -> list[str]:
+    guide = (ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8").splitlines()
+    return guide + list(CORPUS.values()) + multilingual_lines(1500, seed=1)
+
+
+SPECIALS = ["<unk>", "<s>", "</s>", "<|endoftext|>"]
+
+
+def byte_level(split: pre_tokenizers.PreTokenizer | None, normalizer=None, prefix=False):
+    tokenizer = tokenizers.Tokenizer(models.BPE())
+    tokenizer.normalizer = normalizer
+    if split is None:
+        tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=prefix)
+    else:
+        tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+            [split, pre_tokenizers.ByteLevel(add_prefix_space=prefix, use_regex=False)]
+        )
+    trainer = trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=["<|endoftext|>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
+    return tokenizer, trainer
+
+
+def unigram(normalizer, pre_tokenizer):
+    tokenizer = tokenizers.Tokenizer(models.Unigram())
+    tokenizer.normalizer = normalizer
+    tokenizer.pre_tokenizer = pre_tokenizer
+    trainer = trainers.UnigramTrainer(
+        vocab_size=2500,
+        special_tokens=["<pad>", "<unk>", "<s>", "</s>"],
+        unk_token="<unk>",
+        show_progress=False,
+    )
+    return tokenizer, trainer
+
+
+def wordpiece(lowercase: bool):
+    tokenizer = tokenizers.Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=lowercase)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(
+        vocab_size=500, special_tokens=["[UNK]", "[CLS]", "[SEP]", "[MASK]"], show_progress=False
+    )
+    return tokenizer, trainer
+
+
+def byte_fallback(metaspace: bool):
+    tokenizer = tokenizers.Tokenizer(
+        models.BPE(unk_token="<unk>", byte_fallback=True, fuse_unk=True)
+    )
+    if metaspace:  # Mistral / Llama 2 as saved by recent transformers
+        tokenizer.pre_tokenizer = pre_tokenizers.Metaspace(prepend_scheme="first", split=False)
+    else:  # Llama 2 as first converted
+        tokenizer.normalizer = normalizers.Sequence(
+            [normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")]
+        )
+    trainer = trainers.BpeTrainer(
+        vocab_size=500, special_tokens=["<unk>", "<s>", "</s>"], show_progress=False
+    )
+    return tokenizer, trainer
+
+
+def kitchen_sink():
+    """The components the families above leave out, chained."""
+    tokenizer = tokenizers.Tokenizer(
+        models.BPE(unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>")
+    )
+    tokenizer.normalizer = normalizers.Sequence(
+        [
+            normalizers.Strip(),
+            normalizers.NFKD(),
+            normalizers.StripAccents(),
+            normalizers.Lowercase(),
+            normalizers.Replace(Regex("a{2,}"), "a"),
+        ]
+    )
+    tokenizer.pre_tokenizer = pre_tokenizers.Sequence(
+        [
+            pre_tokenizers.Whitespace(),
+            pre_tokenizers.Digits(individual_digits=True),
+            pre_tokenizers.Punctuation("merged_with_previous"),
+            pre_tokenizers.Split("-", "merged_with_next"),
+        ]
+    )
+    trainer = trainers.BpeTrainer(
+        vocab_size=500,
+        special_tokens=["<unk>"],
+        continuing_subword_prefix="##",
+        end_of_word_suffix="</w>",
+        show_progress=False,
+    )
+    return tokenizer, trainer
+
+
+def proto_fields(data: bytes):
+    """(field number, value) of a protobuf message: ints for varints, bytes otherwise."""
+    position = 0
+
+    def varint() -> int:
+        nonlocal position
+        value, shift = 0, 0
+        while True:
+            byte = data[position]
+            position += 1
+            value |= (byte & 0x7F) << shift
+            shift += 7
+            if byte < 0x80:
+                return value
+
+    while position < len(data):
+        key = varint()
+        wire = key & 7
+        if wire == 0:
+            yield key >> 3, varint()
+        elif wire == 2:
+            size = varint()
+            yield key >> 3, data[position : position + size]
+            position += size
+        else:
+            size = 4 if wire == 5 else 8
+            yield key >> 3, data[position : position + size]
+            position += size
+
+
+def sentencepiece_unigram():
+    """A SentencePiece model trained here (nmt_nfkc charsmap), converted as HF's
+    converters do for XLM-RoBERTa: Precompiled + Replace, Metaspace, Unigram."""
+    spm = pytest.importorskip("sentencepiece")  # never skipped: requirements-test.txt pins it
+    written = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(training_text()), model_writer=written, vocab_size=2000,
+        model_type="unigram", minloglevel=2, hard_vocab_limit=False,
+    )  # fmt: skip
+    vocab, unk_id, charsmap = [], 0, b""
+    for number, value in proto_fields(written.getvalue()):
+        if number == 1:  # a piece: 1 text, 2 score (float32), 3 type (2 = unknown)
+            piece = dict(proto_fields(value))
+            if piece.get(3) == 2:
+                unk_id = len(vocab)
+            vocab.append((piece[1].decode(), struct.unpack("<f", piece[2])[0]))
+        elif number == 3:  # normalizer_spec: 2 precompiled_charsmap
+            charsmap = dict(proto_fields(value))[2]
+    tokenizer = tokenizers.Tokenizer(models.Unigram(vocab, unk_id=unk_id))
+    tokenizer.normalizer = normalizers.Sequence(
+        [normalizers.Precompiled(charsmap), normalizers.Replace(Regex(" {2,}"), " ")]
+    )
+    tokenizer.pre_tokenizer = pre_tokenizers.Metaspace()
+    return tokenizer, None
+
+
+def nfc_unigram():
+    return unigram(
+        normalizers.Sequence([normalizers.NFC(), normalizers.Replace(Regex(" {2,}"), " ")]),
+        pre_tokenizers.Sequence([pre_tokenizers.WhitespaceSplit(), pre_tokenizers.Metaspace()]),
+    )
+
+
+FAMILIES = {
+    "byte-level BPE (GPT-2)": lambda: byte_level(None, prefix=True),
+    "byte-level BPE (Llama 3)": lambda: byte_level(pre_tokenizers.Split(Regex(LLAMA3), "isolated")),
+    "byte-level BPE (Qwen 2, NFC)": lambda: byte_level(
+        pre_tokenizers.Split(Regex(QWEN2), "isolated"), normalizers.NFC()
+    ),
+    "Metaspace + Unigram (NFKC)": lambda: unigram(
+        normalizers.Sequence([normalizers.NFKC(), normalizers.Replace(Regex(" {2,}"), " ")]),
+        pre_tokenizers.Metaspace(),
+    ),
+    "Unigram (NFC, WhitespaceSplit)": nfc_unigram,
+    "SentencePiece Unigram (Precompiled nmt_nfkc)": sentencepiece_unigram,
+    "WordPiece uncased": lambda: wordpiece(lowercase=True),
+    "WordPiece cased": lambda: wordpiece(lowercase=False),
+    "BPE byte fallback (Prepend + Replace)": lambda: byte_fallback(metaspace=False),
+    "BPE byte fallback (Metaspace first)": lambda: byte_fallback(metaspace=True),
+    "BPE kitchen sink": kitchen_sink,
+}
+
+
+def with_byte_tokens(data: dict) -> dict:
+    """Add <0x00>..<0xFF> to a BPE vocabulary (SentencePiece models carry them)."""
+    vocab = data["model"]["vocab"]
+    for byte in range(256):
+        vocab.setdefault(f"<0x{byte:02X}>", len(vocab))
+    return data
+
+
+@cache
+def trained(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    """(the reference, ours), from one tokenizer.json trained here."""
+    tokenizer, trainer = FAMILIES[family]()
+    if trainer is not None:
+        tokenizer.train_from_iterator(training_text(), trainer=trainer)
+    if family.startswith("byte-level"):
+        tokenizer.decoder = decoders.ByteLevel()
+    data = json.loads(tokenizer.to_str())
+    if "byte fallback" in family:
+        data = with_byte_tokens(data)
+    data.setdefault("added_tokens", [])
+    # added tokens with every flag: raw, normalized, single_word, lstrip, rstrip
+    next_id = 100000
+    for content, flags in [
+        ("<|endoftext|>", {"special": True, "normalized": False}),
+        ("[MARK]", {"special": True, "normalized": False, "lstrip": True, "rstrip": True}),
+        ("Word", {"special": False, "normalized": True, "single_word": True}),
+        ("xyz", {"special": False, "normalized": True}),
+    ]:
+        entry = {
+            "id": next_id,
+            "content": content,
+            "single_word": False,
+            "lstrip": False,
+            "rstrip": False,
+            "normalized": True,
+            "special": False,
+        }
+        entry.update(flags)
+        data["added_tokens"].append(entry)
+        next_id += 1
+    text = json.dumps(data, ensure_ascii=False)
+    reference = tokenizers.Tokenizer.from_str(text)
+    reference.no_padding()
+    reference.no_truncation()
+    return reference, load_tokenizer_json(text.encode("utf-8"), family)
+
+
+def reference_ends(reference: tokenizers.Tokenizer, text: str) -> list[int]:
+    ends, top = [], 0
+    for _, end in reference.encode(text, add_special_tokens=False).offsets:
+        top = max(top, end)
+        ends.append(top)
+    return ends
+
+
+def assert_same(family: str, text: str) -> None:
+    reference, ours = trained(family)
+    expected = len(reference.encode(text, add_special_tokens=False).ids)
+    assert ours.count(text) == expected, (family, text)
+    assert ours.token_ends(text, merged=False) == reference_ends(reference, text), (family, text)
+
+
+def fixed_texts() -> list[str]:
+    texts = list(CORPUS.values()) + random_texts(300, seed=24) + multilingual_lines(300, seed=2)
+    texts += [
+        "",
+        " ",
+        "  x",
+        "x  ",
+        "\ufeffx",
+        "Word Words aWord Word.",
+        "  [MARK]  x",
+        "a xyz XYZ",
+        "<|endoftext|><|endoftext|>",
+        "e\u0301\u0327 \u1e69\u0301 \u0344 \u0f73 \u212b",
+    ]
+    return texts
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_fixed_texts_count_and_end_as_tokenizers(family: str) -> None:
+    for text in fixed_texts():
+        assert_same(family, text)
+
+
+multilingual = st.lists(
+    st.one_of(
+        st.sampled_from(ATOMS),
+        st.sampled_from(
+            SCRIPTS["latin"]
+            + SCRIPTS["greek"]
+            + SCRIPTS["marks"]
+            + SCRIPTS["cjk"]
+            + SCRIPTS["arabic"]
+            + SCRIPTS["hangul"]
+            + SCRIPTS["emoji"]
+        ).flatmap(lambda r: st.integers(r[0], r[1]).map(chr)),
+    ),
+    max_size=25,
+).map("".join)
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+@settings(max_examples=150)
+@given(text=st.one_of(token_texts, multilingual))
+@example(text="\r\n\r\n  \n")
+@example(text="a\u0301\u0323 Å ﬁ ①")
+def test_random_texts_count_and_end_as_tokenizers(family: str, text: str) -> None:
+    assert_same(family, text)
+
+
+# ---------------------------------------------------------------- the real BERT file
+
+
+@cache
+def real_bert() -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    assert TOKENIZER_JSON.is_file(), "run `python build.py` to extract the reference"
+    reference = tokenizers.Tokenizer.from_file(str(TOKENIZER_JSON))
+    reference.no_padding()
+    reference.no_truncation()
+    return reference, load_tokenizer_json(TOKENIZER_JSON.read_bytes(), "all-MiniLM-L6-v2")
+
+
+@settings(max_examples=300)
+@given(text=st.one_of(token_texts, multilingual))
+def test_the_real_bert_file_counts_as_tokenizers(text: str) -> None:
+    reference, ours = real_bert()
+    assert ours.count(text) == len(reference.encode(text, add_special_tokens=False).ids)
+    assert ours.token_ends(text, merged=False) == reference_ends(reference, text)
+
+
+def test_the_real_bert_file_counts_as_the_built_in_wordpiece() -> None:
+    from chunker_py.tokenizers import get_tokenizer
+
+    built_in = get_tokenizer("wordpiece")
+    _, ours = real_bert()
+    for text in fixed_texts():
+        assert ours.count(text) == built_in.count(text)
+
+
+# ---------------------------------------------------------------- refusals
+
+
+def bert_json() -> dict:
+    return json.loads(TOKENIZER_JSON.read_bytes())
+
+
+def refused(data: bytes | str) -> str:
+    with pytest.raises(SettingError) as caught:
+        load_tokenizer_json(data, "x")
+    assert caught.value.field == "tokenizer_file"
+    return caught.value.message
+
+
+def test_a_truncated_file_is_refused() -> None:
+    data = TOKENIZER_JSON.read_bytes()
+    assert "not JSON" in refused(data[: len(data) // 2])
+
+
+def test_a_file_that_is_not_json_is_refused() -> None:
+    assert "not JSON" in refused(b"\x89PNG\r\n\x1a\n\x00\x00")
+    assert "no model" in refused(b'{"vocab": {"a": 1}}')
+
+
+def test_an_unknown_model_type_is_refused() -> None:
+    data = bert_json()
+    data["model"]["type"] = "WordLevel"
+    assert "'WordLevel'" in refused(json.dumps(data))
+
+
+def test_an_unsupported_normalizer_is_refused() -> None:
+    data = bert_json()
+    data["normalizer"] = {"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "Nmt"}]}
+    assert "normalizer 'Nmt'" in refused(json.dumps(data))
+    data["normalizer"] = {"type": "Replace", "pattern": {"Regex": "\\s+"}, "content": " "}
+    assert "'\\\\s+'" in refused(json.dumps(data))
+
+
+def test_an_unsupported_split_pattern_is_refused() -> None:
+    data = bert_json()
+    data["pre_tokenizer"] = {
+        "type": "Split",
+        "pattern": {"Regex": "\\p{L}+"},
+        "behavior": "Isolated",
+        "invert": False,
+    }
+    message = refused(json.dumps(data))
+    assert "Split pattern '\\\\p{L}+'" in message and "Llama 3" in message
+
+
+def test_a_200_mb_file_is_refused_before_it_is_parsed() -> None:
+    message = refused(b" " * 200_000_000)
+    assert "200 MB" in message
+
+
+def test_bpe_dropout_is_refused() -> None:
+    reference, _ = trained("byte-level BPE (GPT-2)")
+    data = json.loads(reference.to_str())
+    data["model"]["dropout"] = 0.1
+    assert "dropout" in refused(json.dumps(data))
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "chunker_py", *args],
+        capture_output=True, cwd=ROOT, check=False, timeout=120,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def document(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("hf") / "note.md"
+    path.write_text("\n\n".join(v for k, v in CORPUS.items() if k != "controls"), "utf-8")
+    return path
+
+
+@pytest.mark.subprocess
+def test_the_cli_sizes_in_the_file_s_tokens_as_the_built_in_wordpiece(document: Path) -> None:
+    """The real BERT file counts like the built-in `wordpiece`: same chunks, same tokens."""
+    args = ["--size-unit", "tokens", "--size", "40", "--overlap", "8"]
+    from_file = cli(str(document), *args, "--tokenizer-file", str(TOKENIZER_JSON))
+    built_in = cli(str(document), *args, "--tokenizer", "wordpiece")
+    assert from_file.returncode == built_in.returncode == 0, from_file.stderr
+    records = [json.loads(line) for line in from_file.stdout.splitlines()]
+    expected = [json.loads(line) for line in built_in.stdout.splitlines()]
+    assert len(records) > 5
+    for record, other in zip(records, expected, strict=True):
+        assert record["settings"].pop("tokenizer") == "file:wordpiece_tokenizer.json"
+        other["settings"].pop("tokenizer")
+        assert record == other
+
+
+@pytest.mark.subprocess
+def test_the_cli_token_window_cuts_at_the_file_s_token_ends(document: Path, tmp_path: Path) -> None:
+    reference, _ = trained("Metaspace + Unigram (NFKC)")
+    path = tmp_path / "unigram.json"
+    path.write_text(reference.to_str(), "utf-8")
+    result = cli(str(document), "--mode", "token-window", "--size", "7", "--overlap", "0",
+                 "--tokenizer-file", str(path))  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    text = document.read_text("utf-8")
+    ends = reference_ends(reference, text)
+    starts = [json.loads(line)["start"] for line in result.stdout.splitlines()]
+    # every window after the first starts where the reference's 7th, 14th... token ends
+    # (or later, when a token ends inside a character or whitespace is trimmed)
+    assert len(starts) == -(-len(ends) // 7)
+    for window, start in enumerate(starts[1:], 1):
+        assert start >= ends[7 * window - 1]
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda p: p.write_bytes(b'{"model": {"type": "BPE", "vocab": {"a": 0}, "merges": ['),
+            "not JSON",
+        ),
+        (lambda p: os.truncate(p, 200 * 1024 * 1024), "210 MB"),
+        (lambda p: p.write_text('{"model": {"type": "WordLevel", "vocab": {}}}'), "'WordLevel'"),
+    ],
+)
+def test_the_cli_refuses_a_bad_file_with_exit_2(
+    document: Path, tmp_path: Path, make, message: str
+) -> None:
+    path = tmp_path / "tokenizer.json"
+    path.touch()
+    make(path)
+    result = cli(str(document), "--tokenizer-file", str(path))
+    assert result.returncode == 2 and result.stdout == b""
+    assert message in result.stderr.decode()
+
+
+@pytest.mark.subprocess
+def test_the_cli_takes_one_tokenizer_setting(document: Path) -> None:
+    result = cli(
+        str(document), "--tokenizer", "o200k_base", "--tokenizer-file", str(TOKENIZER_JSON)
+    )
+    assert result.returncode == 2 and b"not both" in result.stderr
