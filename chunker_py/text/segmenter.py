@@ -46,39 +46,48 @@ from . import sentence_words as words
 Spans = list[tuple[int, int]]
 
 
-def _class(*tables: tuple[int, ...], extra: str = "") -> str:
-    """A pattern matching one code point of the tables (or of ``extra``).
-
-    ``re`` tests a class of code points below U+10000 against a bitmap but walks a class
-    holding higher ones range by range, 40 times slower on big classes; so the higher ones
-    get their own class behind a one-range guard.
-    """
-    low: list[str] = [re.escape(extra)] if extra else []
-    high: list[str] = []
-    for table in tables:
-        for i in range(0, len(table), 2):
-            first, last = table[i], table[i + 1]
-            if first <= 0xFFFF:
-                low.append(_range(first, min(last, 0xFFFF)))
-            if last > 0xFFFF:
-                high.append(_range(max(first, 0x10000), last))
-    if not high:
-        return f"[{''.join(low)}]"
-    return f"(?:[{''.join(low)}]|(?=[\\U00010000-\\U0010ffff])[{''.join(high)}])"
+def _union(*tables: tuple[int, ...]) -> tuple[int, ...]:
+    """The flat range table (first, last, first, last, …) of all the tables' code points."""
+    runs = sorted((t[i], t[i + 1]) for t in tables for i in range(0, len(t), 2))
+    merged: list[list[int]] = []
+    for first, last in runs:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return tuple(v for run in merged for v in run)
 
 
-def _range(first: int, last: int) -> str:
-    return f"\\U{first:08x}" if first == last else f"\\U{first:08x}-\\U{last:08x}"
+class _Chars:
+    """Code points of frozen tables, tested one at a time by binary search: ``re`` takes
+    up to 25 ms to compile a class of tens of thousands of letters, and the page would pay
+    it for every such pattern at start-up."""
+
+    __slots__ = ("extra", "table")
+
+    def __init__(self, *tables: tuple[int, ...], extra: str = "") -> None:
+        self.table = _union(*tables)
+        self.extra = frozenset(extra)
+
+    def has(self, char: str) -> bool:
+        if char in self.extra:
+            return True
+        code = ord(char)
+        index = bisect_right(self.table, code)
+        return index % 2 == 1 or (index > 0 and self.table[index - 1] == code)
+
+    def match(self, text: str, position: int = 0) -> bool:
+        """Whether ``text[position]`` is one of them (like a one-character pattern)."""
+        return position < len(text) and self.has(text[position])
 
 
-_UPPER = _class(chars.UPPER)
-_LOWER = _class(chars.LOWER)
-_LETTER = _class(chars.UPPER, chars.LOWER, chars.CASELESS)
-_WORD = _class(chars.UPPER, chars.LOWER, chars.CASELESS, chars.DIGIT, chars.MARK)
-_DIGIT = _class(chars.DIGIT)
-_CJK = _class(chars.HAN, chars.HIRAGANA, chars.KATAKANA)
-_GREEK = _class(chars.GREEK)
-_ARMENIAN = _class(chars.ARMENIAN)
+_UPPER_CHAR = _Chars(chars.UPPER)
+_LOWER_START = _Chars(chars.LOWER)
+_LETTER_CHARS = _Chars(chars.UPPER, chars.LOWER, chars.CASELESS)
+_DIGIT_CHAR = _Chars(chars.DIGIT)
+_CJK_CHAR = _Chars(chars.HAN, chars.HIRAGANA, chars.KATAKANA)
+_GREEK_CHAR = _Chars(chars.GREEK)
+_ARMENIAN_CHAR = _Chars(chars.ARMENIAN)
 
 # Closing quotes and brackets. German closes with the English opening quotes (after the
 # low ones) or with the guillemets pointing left (after those pointing right).
@@ -98,9 +107,9 @@ _L = re.escape(_LATIN)
 _RUN = f"[{_UNCONDITIONAL}{_L}]+(?:[ ](?:[{_L}](?![{_L}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*"
 _CANDIDATE = re.compile(f"({_RUN}){_CLOSER_RUN}")
 _CANDIDATE_WITH_COLONS = re.compile(f"({_RUN}|[;;:]){_CLOSER_RUN}")
-_GREEK_OR_ARMENIAN = re.compile(_class(chars.GREEK, chars.ARMENIAN))
-_GREEK_CHAR = re.compile(_GREEK)
-_ARMENIAN_CHAR = re.compile(_ARMENIAN)
+# the Greek and Armenian blocks: where ";" and ":" may be full stops (the letter before
+# them is then checked exactly)
+_GREEK_OR_ARMENIAN = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f]")
 _UNCONDITIONAL_SET = frozenset(_UNCONDITIONAL)
 _QUESTION_OR_EXCLAMATION = frozenset("!?‼⁇⁈⁉")
 _LINE_BREAK = r"(?:\r\n|\r|\n)"
@@ -124,7 +133,7 @@ _INLINE_BULLET = re.compile(rf"(?P<at>[{_BULLETS}])(?<=\s[{_BULLETS}])(?=\s|[0-9
 # then checked, since a scan that starts at every word would cost a millisecond a page.
 _MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
 _PLAIN_OPENERS = "\"'“‘«„(["
-_PLAIN_WORD = re.compile(rf"{_LETTER}+|[0-9][0-9,]*")
+_PLAIN_NUMBER = re.compile(r"[0-9][0-9,]*")
 _AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")
 _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 _MARKER_LAST = frozenset("0123456789ivx")
@@ -133,22 +142,58 @@ _LIST_REACH = 2000  # how far an inline list's items may stand from its second o
 _SECOND_MARKER = re.compile(r"(?:2|b|ii)(?:\.\)|[.)])(?=\s)")
 _CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
-_STARTS = re.compile(
-    _class(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS) + r"|\.\.|…"
-)
-_DIGIT_CHAR = re.compile(_DIGIT)
-_LETTER_CHAR = re.compile(rf"{_LETTER}\Z")
-_CJK_CHAR = re.compile(_CJK)
-_LONE_CAPITAL = re.compile(rf"{_UPPER} ")
-_DOT_LOWER = re.compile(rf"\.{_LOWER}")
-_UPPER_CHAR = re.compile(_UPPER)
-_SPACED_LETTER = re.compile(rf"{_LETTER}\.")
-_ROMAN_NUMBER = re.compile(rf"[IVXLC]+(?!{_WORD})")
-_LOWER_START = re.compile(_LOWER)
-_CAPITALISED = re.compile(rf"{_UPPER}{_LOWER}")
-_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*({_WORD}+(?:['’]{_WORD}+)?)")
-_NUMBER = re.compile(rf"{_DIGIT}+(?:[.,:/]{_DIGIT}+)*\Z")
-_MULTI_PERIOD = re.compile(rf"(?:{_LETTER}{{1,4}}\.)+{_LETTER}{{1,4}}\Z")
+_STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
+# A word for the word lists: up to white space or punctuation.
+_NOT_WORD = r"\s.,;:!?…\"'()\[\]{}«»“”‘’„‚‹›「」『』（）【】《》〈〉。！？、，：；"
+_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*([^{_NOT_WORD}]+(?:['’][^{_NOT_WORD}]+)?)")
+_ROMAN_NUMBER = re.compile(r"[IVXLC]+(?=[\s.,;:!?)\]\"'’”]|\Z)")
+
+
+def _number(word: str) -> bool:
+    """Digits in groups joined by one of ``. , : /``: "5", "1,000", "3.14", "1026.253.553"."""
+    if not word or not _DIGIT_CHAR.has(word[0]) or not _DIGIT_CHAR.has(word[-1]):
+        return False
+    after_separator = False
+    for char in word:
+        if char in ".,:/":
+            if after_separator:
+                return False
+            after_separator = True
+        elif _DIGIT_CHAR.has(char):
+            after_separator = False
+        else:
+            return False
+    return True
+
+
+def _capitalised(text: str, position: int = 0) -> bool:
+    """A capital, then a lower-case letter."""
+    return _UPPER_CHAR.match(text, position) and _LOWER_START.match(text, position + 1)
+
+
+def _lone_capital(text: str, position: int) -> bool:
+    return _UPPER_CHAR.match(text, position) and text.startswith(" ", position + 1)
+
+
+def _dot_lower(text: str, position: int) -> bool:
+    return text.startswith(".", position) and _LOWER_START.match(text, position + 1)
+
+
+def _spaced_letter(text: str, position: int = 0) -> bool:
+    """A letter and a dot ("R.", "B.")."""
+    return _LETTER_CHARS.match(text, position) and text.startswith(".", position + 1)
+
+
+def _letters(word: str) -> bool:
+    return bool(word) and all(_LETTER_CHARS.has(char) for char in word)
+
+
+def _multi_period(word: str) -> bool:
+    """Letters in groups of one to four joined by dots: "U.S.A", "Ph.D", "z.B"."""
+    parts = word.split(".")
+    return len(parts) > 1 and all(len(part) <= 4 and _letters(part) for part in parts)
+
+
 _ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
           "x": 10, "xi": 11, "xii": 12}  # fmt: skip
 # Quotations and brackets: a terminator inside one ends no sentence unless the closer
@@ -162,8 +207,8 @@ _PAIR_TYPES = (
 # One pattern per pair (each starts with its opener, so ``re`` skips ahead fast); only
 # the openers present in a text are scanned for.
 _PAIRS = (
-    # a straight double quote between two letters is a Hebrew gershayim (ד"ר), not a quote
-    ('"', re.compile(f'"(?<!{_LETTER}")[^"]{{1,{_PAIR_LIMIT}}}"(?!{_LETTER})')),
+    # a straight double quote between two Hebrew letters is a gershayim (ד"ר), not a quote
+    ('"', re.compile(f'"(?<![\u05d0-\u05ea]")[^"]{{1,{_PAIR_LIMIT}}}"(?![\u05d0-\u05ea])')),
     *(
         (a, re.compile(f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"))
         for a, b in _PAIR_TYPES
@@ -313,7 +358,7 @@ def _script_table() -> tuple[list[int], list[str]]:
 
 
 _SCRIPT_STARTS, _SCRIPT_NAMES = _script_table()
-_LETTER_RUN = re.compile(f"{_LETTER}+")
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 _LATIN_WORD = re.compile("[A-Za-zªºÀ-ÖØ-öø-ɏ]+")
 _SCRIPT_LANGUAGE = {
     "GREEK": "el", "CYRILLIC": "ru", "ARMENIAN": "hy", "HEBREW": "he", "ARABIC": "ar",
@@ -329,8 +374,8 @@ for _language, _words in sorted(words.STOPWORDS.items()):
             continue  # "a", "i", "y": too many languages' and too often initials
         for _form in (_word, _word[:1].upper() + _word[1:]):
             _STOPWORD_LANGUAGES.setdefault(_form, []).append(_language)
-_PERSIAN_LETTERS = re.compile("[پچژگکی]")
-_URDU_LETTERS = re.compile("[ےںٹڈڑہ]")
+_PERSIAN_LETTERS = "پچژگکی"
+_URDU_LETTERS = "ےںٹڈڑہ"
 _SAMPLE = 3000
 _detected: tuple[str, str] = ("", "en")
 
@@ -347,11 +392,15 @@ def detect_language(text: str) -> str:
     ascii_only = len(sample.encode("ascii", "ignore"))
     if (len(sample) - ascii_only) * 10 < len(sample):
         counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
-    for run in _LETTER_RUN.findall(sample, 0, 1000) if not counts else ():
-        # a run's script is its first letter's (a word rarely mixes scripts)
-        name = _SCRIPT_NAMES[bisect_right(_SCRIPT_STARTS, ord(run[0])) - 1]
-        if name:
-            counts[name] = counts.get(name, 0) + len(run)
+    if not counts:
+        counts["LATIN"] = sum(1 for c in sample[:1000] if c in _ASCII_LETTERS)
+        for run in _NON_ASCII_RUN.findall(sample, 0, 1000):
+            # a run's script is its first letter's (a word rarely mixes scripts)
+            for char in run[:8]:
+                name = _SCRIPT_NAMES[bisect_right(_SCRIPT_STARTS, ord(char)) - 1]
+                if name:
+                    counts[name] = counts.get(name, 0) + len(run)
+                    break
     language = "en"
     if counts:
         if counts.get("HIRAGANA", 0) + counts.get("KATAKANA", 0):
@@ -366,8 +415,8 @@ def detect_language(text: str) -> str:
         if language == "ru":
             language = _cyrillic_language(sample)
         if language == "ar":
-            persian = len(_PERSIAN_LETTERS.findall(sample))
-            urdu = len(_URDU_LETTERS.findall(sample))
+            persian = _count(sample, _PERSIAN_LETTERS)
+            urdu = _count(sample, _URDU_LETTERS)
             if urdu > persian and urdu:
                 language = "ur"
             elif persian:
@@ -376,16 +425,20 @@ def detect_language(text: str) -> str:
     return language
 
 
-_UKRAINIAN_LETTERS = re.compile("[ієїґІЄЇҐ]")
-_KAZAKH_LETTERS = re.compile("[әғқңөұүһӘҒҚҢӨҰҮҺ]")
-_RUSSIAN_LETTERS = re.compile("[ыэЫЭ]")
+_UKRAINIAN_LETTERS = "ієїґІЄЇҐ"
+_KAZAKH_LETTERS = "әғқңөұүһӘҒҚҢӨҰҮҺ"
+_RUSSIAN_LETTERS = "ыэЫЭ"
+
+
+def _count(sample: str, letters: str) -> int:
+    return sum(sample.count(letter) for letter in letters)
 
 
 def _cyrillic_language(sample: str) -> str:
     """Russian, Ukrainian, Kazakh or Bulgarian from letters only some of them use."""
-    kazakh = len(_KAZAKH_LETTERS.findall(sample))
-    ukrainian = len(_UKRAINIAN_LETTERS.findall(sample))
-    russian = len(_RUSSIAN_LETTERS.findall(sample))
+    kazakh = _count(sample, _KAZAKH_LETTERS)
+    ukrainian = _count(sample, _UKRAINIAN_LETTERS)
+    russian = _count(sample, _RUSSIAN_LETTERS)
     if kazakh and kazakh >= ukrainian:
         return "kk"
     if ukrainian > russian:
@@ -689,7 +742,7 @@ def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rul
         following = _skip_space(text, following, end)
     if following >= end:
         return stop
-    if not _STARTS.match(text, following):
+    if not (_STARTS.match(text, following) or text.startswith("..", following)):
         return 0
     if match.start() - begin < 12 and _MARKER_ONLY.match(
         text, _skip_space(text, begin, end), match.end()
@@ -735,20 +788,20 @@ def _ends_without_space(
     before = text[dot - 1]
     if _CJK_CHAR.match(before) and _CJK_CHAR.match(text, stop):
         return run in "!?"
-    if not (_CAPITALISED.match(text, stop) or _LONE_CAPITAL.match(text, stop)):
+    if not (_capitalised(text, stop) or _lone_capital(text, stop)):
         return False
     if not (_LOWER_START.match(before) or before in _DIGITS):
         return False
     # only between plain words: not in "typing.Annotated", "annotated_types.Interval",
     # "jane.Doe@example.com" or "www.Site.com"
     token = _token_before(text, dot, begin).lstrip(_PLAIN_OPENERS)
-    if len(token) < 2 or not _PLAIN_WORD.fullmatch(token):
+    if len(token) < 2 or not (_letters(token) or _PLAIN_NUMBER.fullmatch(token)):
         return False
     following_token = _NEXT_WORD.match(text, stop)
     after = following_token.end() if following_token else stop
     if after < len(text) and text[after] not in _AFTER_PLAIN_WORD:
         return False
-    return not _DOT_LOWER.match(text, after)
+    return not _dot_lower(text, after)
 
 
 def _token_before(text: str, position: int, begin: int) -> str:
@@ -789,8 +842,8 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
     if word[-1] in _ASCII_LETTERS and len(word) > 1 and lower not in rules.special:
         return "." not in word or _ends_after_multi_period(text, word, lower, following, rules)
     nxt = text[following]
-    next_is_digit = bool(_DIGIT_CHAR.match(nxt))
-    if _NUMBER.match(word):
+    next_is_digit = _DIGIT_CHAR.has(nxt)
+    if _number(word):
         return _number_ends(text, dot, begin, following, word, rules)
     if lower in rules.user:
         return False
@@ -800,18 +853,17 @@ def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) 
         return _street_ends(text, dot, begin, following, word, rules)
     if lower in rules.prepositive or lower in _ALL_PREPOSITIVE:
         return False
-    single = len(word) == 1 and bool(_LETTER_CHAR.match(word))
+    single = len(word) == 1 and _LETTER_CHARS.has(word)
     if single:
-        if _SPACED_LETTER.match(text, following) or _SPACED_LETTER.fullmatch(
-            _token_before(text, dot - 2, begin)
-        ):
+        before = _token_before(text, dot - 2, begin)
+        if _spaced_letter(text, following) or (len(before) == 2 and _spaced_letter(before)):
             return False  # "J. R. R. Tolkien", "U. A. E.", "z. B.", "т. б."
         if _LOWER_START.match(word) and lower not in rules.abbreviations:
             return True  # "ends just before b. Splitting": a variable, not an initial
         return not next_is_digit and _starter_follows(text, following, rules)
-    if lower in _UNITS and _NUMBER.match(_token_before(text, dot - len(word) - 1, begin)):
+    if lower in _UNITS and _number(_token_before(text, dot - len(word) - 1, begin)):
         return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
-    if "." in word and lower in rules.abbreviations and _MULTI_PERIOD.match(word):
+    if "." in word and lower in rules.abbreviations and _multi_period(word):
         return _ends_after_multi_period(text, word, lower, following, rules)
     if lower in rules.abbreviations:
         if next_is_digit or _ROMAN_NUMBER.match(text, following):
@@ -825,7 +877,7 @@ def _ends_after_multi_period(
 ) -> bool:
     """After ``U.S.``, ``Ph.D.``, ``B.C.`` (not a known abbreviation, not a title): a
     capital ends the sentence ("Ph.D. Tom"); ``U.S.`` and the like only before a starter."""
-    if not _MULTI_PERIOD.match(word):
+    if not _multi_period(word):
         return True  # "example.com.", "v1.2."
     if _DIGIT_CHAR.match(text, following) or _ROMAN_NUMBER.match(text, following):
         return False
@@ -838,7 +890,7 @@ def _street_ends(text: str, dot: int, begin: int, following: int, word: str, rul
     """``St.``: a title before a name ("St. Louis") unless a capitalised word precedes it,
     when it is a street ("Main St.") and ends a sentence before a starter."""
     before = _token_before(text, dot - len(word) - 1, begin)
-    if before and _CAPITALISED.match(before.lstrip(_OPENERS)):
+    if before and _capitalised(before.lstrip(_OPENERS)):
         return _starter_follows(text, following, rules)
     return False
 
@@ -853,7 +905,7 @@ def _number_ends(text: str, dot: int, begin: int, following: int, word: str, rul
         and len(word) <= 3
         and nxt
         and nxt not in rules.starters
-        and (_CAPITALISED.match(nxt) or _LOWER_START.match(nxt))
+        and (_capitalised(nxt) or _LOWER_START.match(nxt))
     ):
         previous = _token_before(text, dot - len(word) - 1, begin)
         if previous and _LOWER_START.match(previous):
