@@ -193,7 +193,8 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
-            steps.append(lambda: self.evidence.show(result))  # issue 19
+            # issue 19: a few questions per task, after the other steps' first task
+            steps.append(lambda: self._evidence_rows(generation, self.evidence.work(result)))
             self.compare_timer = after_paint(
                 lambda: self._guarded(lambda: self._compare(generation, result)),
                 COMPARE_DELAY_MS,
@@ -259,8 +260,8 @@ class Page:
         self.root.dataset.comparison = "ready"
 
     def _evidence_rows(self, generation: int, work: Iterator[None]) -> None:
-        """The comparison rows' evidence figures, one row per task (issue 19); dropped
-        once a newer edit has started."""
+        """Evidence check work (issue 19), one small step per task; dropped once a newer
+        edit has started."""
         if generation != self.generation:
             return
         done: list[bool] = []

@@ -70,6 +70,22 @@ MUTANTS = (
         "position + bisect_right(self._astral, position - 1)",
         "position + bisect_right(self._astral, position)",
     ),
+    # survivors of a sampled run (issue 17), killed since
+    Mutant(
+        "an abbreviation of exactly the maximum length refused",
+        "len(item) > MAX_ABBREVIATION_LENGTH",
+        "len(item) >= MAX_ABBREVIATION_LENGTH",
+    ),
+    Mutant(
+        "the last chunk's end judged as if another chunk followed",
+        "len(spans) - 1",
+        "len(spans) + 1",
+    ),
+    Mutant(
+        "an empty (all-space) Markdown block kept as a block",
+        '        if start >= end:\n            continue\n        if kind == "heading":',
+        '        if start > end:\n            continue\n        if kind == "heading":',
+    ),
 )
 
 # The core tests, without subprocesses (the CLI and the Pyodide run import the package

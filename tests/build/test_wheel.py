@@ -71,7 +71,12 @@ def test_wheel_declares_every_runtime_dependency_of_pyproject(wheel) -> None:
     """Without Requires-Dist, pip would install a chunker_py without markdown-it-py."""
     headers = metadata(wheel[1])
     project = tomllib.loads(PYPROJECT.read_text("utf-8"))["project"]
-    assert sorted(headers["Requires-Dist"]) == sorted(project["dependencies"])
+    extras = project.get("optional-dependencies", {})
+    required = [r for r in headers["Requires-Dist"] if "extra ==" not in r]
+    assert sorted(required) == sorted(project["dependencies"])
+    optional = [r.split(";")[0].strip() for r in headers["Requires-Dist"] if "extra ==" in r]
+    assert sorted(optional) == sorted(r for group in extras.values() for r in group)
+    assert sorted(headers.get("Provides-Extra", [])) == sorted(extras)
     assert headers["Name"] == [project["name"]] and headers["Version"] == [project["version"]]
     assert headers["License-Expression"] == ["MIT"]
     assert headers["Requires-Python"] == [project["requires-python"]]

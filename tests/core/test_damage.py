@@ -193,6 +193,17 @@ def test_edges_at_the_ends_of_the_text_never_count() -> None:
     assert not mid_word("ab", 0) and not mid_word("ab", 2) and mid_word("ab", 1)
 
 
+def test_only_a_chunk_with_a_neighbour_on_that_side_can_cut_a_sentence() -> None:
+    """SPEC: ends mid-sentence is for a chunk other than the last, starts mid-sentence for
+    one other than the first, even where the chunks stop short of the text's ends."""
+    text = "One two three. Four five six."
+    alone = spans_damage(text, [(4, 7)])  # "two", inside its sentence on both sides
+    assert (alone.ends_mid_sentence, alone.starts_mid_sentence) == (0, 0)
+    pair = spans_damage(text, [(0, 7), (8, 13)])  # "One two" | "three"
+    assert [c.ends_mid_sentence for c in pair.chunks] == [True, False]
+    assert [c.starts_mid_sentence for c in pair.chunks] == [False, True]
+
+
 def _script_by_name(char: str) -> bool:
     """An independent oracle for the excluded scripts: the character's Unicode name."""
     name = unicodedata.name(char, "")

@@ -341,6 +341,16 @@ def test_no_blank_chunks_at_size_one() -> None:
     assert [t for t, _p in texts_of("ab\u00a0c d", chunk_size=1)] == ["a", "b", "c", "d"]
 
 
+@pytest.mark.parametrize("space", ["\u00a0", "\u2003", "\u3000"])
+@pytest.mark.parametrize("size", [1, 5])
+def test_a_paragraph_of_unicode_spaces_is_no_block_and_no_chunk(space: str, size: int) -> None:
+    """markdown-it reads a line of NBSP, em or ideographic spaces (not CommonMark
+    whitespace) as a paragraph; trimmed it is empty, so it makes no (empty) chunk."""
+    text = f"a\n\n{space}\n\nb"
+    spans = analyse(text, Settings(mode="markdown", chunk_size=size, chunk_overlap=0)).spans
+    assert [(s.start, s.end) for s in spans] == [(0, 1), (6, 7)]
+
+
 def test_crlf_table_header_prefix() -> None:
     text = "| h | i |\r\n|---|---|\r\n| 1 | 2 |\r\n| 3 | 4 |\r\n"
     chunks = chunks_of(Doc(text, []), chunk_size=12)

@@ -116,6 +116,15 @@ def test_source_name_accepts_200_code_points() -> None:
     assert parse_settings({"source_name": name}).source_name == name
 
 
+def test_an_abbreviation_may_have_exactly_32_code_points() -> None:
+    """The limit itself is allowed and counts code points; one more is refused."""
+    longest = "😀" * 31 + "."  # 32 code points, 63 UTF-16 units
+    assert Settings(mode="sentence", abbreviations=(longest,)).get("abbreviations") == (longest,)
+    with pytest.raises(SettingError, match="at most 32 code points") as info:
+        Settings(mode="sentence", abbreviations=("x" + longest,))
+    assert info.value.field == "abbreviations"
+
+
 def test_every_setting_error_is_a_chunker_error_and_a_value_error() -> None:
     with pytest.raises(ChunkerError):
         Settings(chunk_size=0)

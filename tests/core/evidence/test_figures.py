@@ -240,3 +240,29 @@ def test_k_beyond_the_chunk_count_retrieves_every_chunk(k: int) -> None:
     (r,) = check_evidence(text, spans, [question("beta", text, "beta")], k=k).results
     assert r.retrieval is not None
     assert len(r.retrieval.chunks) == min(k, 3) and r.retrieval.chunks[0] == 1
+
+
+def test_the_pages_small_steps_give_exactly_the_whole_check() -> None:
+    """``evidence_steps`` (a few questions a task, as the page runs it) equals one
+    ``check_evidence`` over every question."""
+    from chunker_py.measures.evidence import SLICE, evidence_of, evidence_steps
+
+    text = " ".join(f"Sentence {i} says rule {i % 7} holds." for i in range(120))
+    analysis = analyse(text, Settings(chunk_size=120, chunk_overlap=20))
+    asked = [
+        question(f"rule {i % 7} {i}?", text, f"Sentence {i} says") for i in range(3 * SLICE + 1)
+    ]
+    whole = check_evidence(
+        text, [s[:2] for s in analysis.spans], asked, tokens=analysis.chunk_tokens
+    )
+    steps = evidence_steps(analysis, asked)
+    count = 0
+    while True:
+        try:
+            next(steps)
+            count += 1
+        except StopIteration as done:
+            sliced = done.value
+            break
+    assert count == 1 + 4  # the index, then four slices
+    assert sliced == whole == evidence_of(analysis, asked)
