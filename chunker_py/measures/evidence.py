@@ -31,7 +31,7 @@ before or after the edited range keeps its place even when its text occurs elsew
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
@@ -362,9 +362,21 @@ class ChunkRanges:
 
     def bm25(self, text: str) -> BM25:
         """The BM25 index of the chunks' texts, built once."""
-        if self._bm25 is None:
-            self._bm25 = BM25([bm25_tokens(text[s:e]) for s, e in self.spans])
+        for _ in self.bm25_steps(text):
+            pass
+        assert self._bm25 is not None
         return self._bm25
+
+    def bm25_steps(self, text: str, per_step: int = 250) -> Iterator[None]:
+        """Build the BM25 index (if not built yet), tokenizing ``per_step`` chunks a step."""
+        if self._bm25 is not None:
+            return
+        documents: list[list[str]] = []
+        for first in range(0, len(self.spans), per_step):
+            if first:
+                yield
+            documents += [bm25_tokens(text[s:e]) for s, e in self.spans[first : first + per_step]]
+        self._bm25 = BM25(documents)
 
 
 def check_evidence(
@@ -489,9 +501,10 @@ def evidence_steps(
     if chunks is None:
         return None
     k = analysis.settings.top_k if k is None else k
-    if questions:
+    text = analysis.text
+    if any(all(p.found for p in anchor(text, q)) for q in questions):  # retrieval needed
         yield
-        chunks.bm25(analysis.text)
+        yield from chunks.bm25_steps(text)
     results: list[QuestionResult] = []
     for first in range(0, len(questions), SLICE):
         yield
