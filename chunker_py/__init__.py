@@ -35,19 +35,34 @@ from .pipeline.analysis import (
     count_chunks,
     damage_of,
     output_budget,
+    size_unit_name,
     sizer_for,
     split_spans,
     summarise,
     text_index,
     tradeoffs,
 )
-from .pipeline.compare import Row, compare, damage_by_size, row_settings
+from .pipeline.compare import (
+    Row,
+    compare,
+    compare_rows,
+    damage_by_size,
+    damage_by_size_rows,
+    row_settings,
+)
 from .text.documents import check_document, decode_document
 from .text.sentences import sentence_spans
 
 __version__ = "0.2.0"
 
-from .tokenizers import TOKENIZERS, Tokenizer, add_tokenizer_json, get_tokenizer, tokenizer_loaded
+from .tokenizers import (
+    TOKENIZERS,
+    Tokenizer,
+    add_tokenizer_json,
+    check_tokenizer_size,
+    get_tokenizer,
+    tokenizer_loaded,
+)
 
 __all__ = [
     "DEFAULT_SEPARATORS",
@@ -84,10 +99,13 @@ __all__ = [
     "analyse",
     "build_chunks",
     "check_document",
+    "check_tokenizer_size",
     "compare",
+    "compare_rows",
     "comparison_sizes",
     "count_chunks",
     "damage_by_size",
+    "damage_by_size_rows",
     "damage_of",
     "decode_document",
     "download_name",
@@ -101,6 +119,7 @@ __all__ = [
     "sentence_spans",
     "settings_from_fragment",
     "settings_to_fragment",
+    "size_unit_name",
     "sizer_for",
     "split_spans",
     "summarise",
