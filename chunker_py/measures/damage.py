@@ -210,10 +210,12 @@ class _Table:
 
 
 @per_text
-def _edges(index: TextIndex, abbreviations: tuple[str, ...]) -> tuple[set[int], set[int]]:
+def _edges(
+    index: TextIndex, abbreviations: tuple[str, ...], language: str
+) -> tuple[set[int], set[int]]:
     """Positions where a chunk may end (sentence and block ends) and start, per text."""
     outline = markdown_outline(index)
-    units = sentences(index, abbreviations)
+    units = sentences(index, abbreviations, language)
     return {e for _s, e in units} | outline.ends, {s for s, _e in units} | outline.starts
 
 
@@ -237,7 +239,9 @@ def assess(
 ) -> Damage:
     """The damage of ``spans`` (nonempty, in source order) over ``text``."""
     outline = markdown_outline(index)
-    ends_ok, starts_ok = _edges(index, tuple(settings.get("abbreviations")))
+    ends_ok, starts_ok = _edges(
+        index, tuple(settings.get("abbreviations")), settings.get("sentence_language")
+    )
     graphemes = _graphemes(index)
     n, size, last = len(text), settings.chunk_size, len(spans) - 1
 
