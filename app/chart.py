@@ -18,6 +18,7 @@ _last: str | None = None
 _unit = "code points"
 _scheme = ""  # the colour scheme it was drawn in
 _shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
+_described = ""  # the figures in words, before any damage is added to them
 
 
 def redraw() -> None:
@@ -113,10 +114,10 @@ def show_damage(rows: Sequence[Row]) -> None:
                 f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
             )
     chart = by_id("tradeoff-chart")
+    tradeoffs = _shown[0]
     if _last is None or chart.hidden or not notes:
         return
-    sizes = json.loads(_last)[:-1]
-    hover = [notes.get(size, "") for size, _count in sizes]
+    hover = [notes.get(t.size, "") for t in tradeoffs]
     window.Plotly.restyle(
         chart,
         window.JSON.parse(
@@ -128,24 +129,26 @@ def show_damage(rows: Sequence[Row]) -> None:
             )
         ),
     )
-    text = by_id("tradeoff-text")
-    base = str(text.textContent).split(" Damage:")[0]
-    text.textContent = (
-        base
+    set_text(
+        "tradeoff-text",
+        _described
         + " Damage: "
-        + "; ".join(f"size {number(size)}: {notes[size]}" for size, _c in sizes if size in notes)
-        + "."
+        + "; ".join(f"size {number(t.size)}: {notes[t.size]}" for t in tradeoffs if t.size in notes)
+        + ".",
     )
 
 
 def _describe(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
     """The same figures as text, for screen readers and tests (and the limit when off-scale)."""
+    global _described
     if not tradeoffs:
-        set_text("tradeoff-text", "No comparison: see Chunk readiness.")
+        _described = "No comparison: see Chunk readiness."
+        set_text("tradeoff-text", _described)
         return
     parts = [
         f"size {number(t.size)}{' (current)' if t.size == current else ''}: "
         f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
         for t in tradeoffs
     ]
-    set_text("tradeoff-text", "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks.")
+    _described = f"Sizes in {_unit}: " + "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks."
+    set_text("tradeoff-text", _described)

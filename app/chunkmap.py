@@ -12,7 +12,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from dom import Windowed, by_id, number, on, to_json
+from dom import Windowed, by_id, found, number, on, to_json
 from js import window
 
 from chunker_py import Analysis, Damage
@@ -106,7 +106,7 @@ class ChunkMap:
 
     # -- activation
     def _index(self, event: Any) -> int | None:
-        node = event.target.closest(".map-chunk")
+        node = found(event.target.closest(".map-chunk"))
         return None if node is None else int(node.dataset.index)
 
     def _clicked(self, event: Any) -> None:
@@ -124,10 +124,7 @@ class ChunkMap:
     def activate(self, index: int) -> None:
         """Show chunk ``index``'s record row (focused) and preview item, both marked."""
         for panel in (self.records, self.preview):
-            position = index if panel.only is None else _position(panel.only, index)
-            if position is not None and position >= panel.first and not panel.show_all:
-                panel.show_all = True
-                panel.show(panel.analysis)
+            panel.reveal(index)
         self._mark(index)
         item = _item("preview-list", "li", index)
         if item is not None:
@@ -157,7 +154,7 @@ class ChunkMap:
         for node in (_item("records-body", "tr", index), _item("preview-list", "li", index)):
             if node is not None:
                 node.classList.add("selected")
-        chunk = self.root.querySelector(f'.map-chunk[data-index="{index}"]')
+        chunk = found(self.root.querySelector(f'.map-chunk[data-index="{index}"]'))
         if chunk is not None:
             chunk.classList.add("selected")
 
@@ -171,11 +168,6 @@ class ChunkMap:
             window.ciChunkMap.focusChunk(self.root, self.selected)
 
 
-def _position(only: list[int], index: int) -> int | None:
-    """Where chunk ``index`` is listed when only some chunks are."""
-    return only.index(index) if index in only else None
-
-
 def _item(parent_id: str, tag: str, index: int) -> Any:
     """The row or preview item of chunk ``index``, or None when it is not listed."""
-    return by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]')
+    return found(by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]'))

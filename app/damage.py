@@ -7,12 +7,20 @@ cost a few milliseconds per new text, the comparison several splits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from dom import by_id, number, render, to_json
+from dom import by_id, decimal, found, number, render, to_json
+from js import window
 
-from chunker_py import MAX_CHUNKS, Analysis, Damage, Row, settings_to_fragment
+from chunker_py import (
+    MAX_CHUNKS,
+    Analysis,
+    Damage,
+    Row,
+    settings_to_fragment,
+    size_unit_name,
+)
 
 GROUP = {
     "damage-code": ("code_blocks_cut", "code_blocks"),
@@ -57,15 +65,23 @@ def damaged_indices(damage: Damage) -> list[int]:
     return [i for i, c in enumerate(damage.chunks) if c.damaged]
 
 
+# the comparison's damage columns (fewer is better), as positions in ``_cells``
+DAMAGE_COLUMNS = range(5, 11)
+
+
 def _cells(row: Row) -> list[str]:
+    """The row's cells after its label; sizes in the row's own unit (its Size unit cell)."""
+    unit = size_unit_name(row.settings)
     if row.error is not None or row.damage is None:
         limit = f" — over the {number(MAX_CHUNKS)}-chunk limit" if row.over_limit else ""
-        return [number(row.count) + limit, *["—"] * 9]
+        return [number(row.count) + limit, unit, *["—"] * 9]
     d = row.damage
     pct = row.ends_mid_sentence_pct
+    median = row.median_size
     return [
         number(row.count),
-        str(row.median_size),
+        unit,
+        decimal(median) if isinstance(median, float) else number(median or 0),
         number(row.max_size or 0),
         number(row.max_tokens) if row.max_tokens is not None else "—",
         number(d.code_blocks_cut),
@@ -77,29 +93,77 @@ def _cells(row: Row) -> list[str]:
     ]
 
 
-def show_comparison(rows: Sequence[Row] | None, apply: Callable[[str], Any] | None) -> None:
+def _damage_values(row: Row) -> list[float] | None:
+    """The row's damage columns as numbers (None for a row without figures)."""
+    d = row.damage
+    if row.error is not None or d is None:
+        return None
+    pct = row.ends_mid_sentence_pct
+    return [
+        d.code_blocks_cut,
+        d.tables_cut,
+        pct if pct is not None else 0.0,
+        d.mid_word_edges,
+        d.split_grapheme_edges,
+        d.over_size,
+    ]
+
+
+def best_cells(rows: Sequence[Row]) -> list[list[int]]:
+    """Per row, the damage columns (positions in ``_cells``) where it has the fewest; a
+    column where every row has the same value marks nothing."""
+    values = [_damage_values(row) for row in rows]
+    known = [v for v in values if v is not None]
+    best: list[list[int]] = [[] for _row in rows]
+    for column, position in enumerate(DAMAGE_COLUMNS):
+        column_values = {v[column] for v in known}
+        if len(column_values) < 2:
+            continue
+        low = min(column_values)
+        for i, v in enumerate(values):
+            if v is not None and v[column] == low:
+                best[i].append(position)
+    return best
+
+
+def show_comparison(
+    rows: Sequence[Row] | None, apply: Callable[[str], Any] | None, applied: str | None = None
+) -> None:
+    """The comparison table; ``applied`` names the row whose Use was just chosen."""
     status = by_id("compare-status")
     body = by_id("compare-body")
     if rows is None:
         body.replaceChildren()
         status.textContent = "No comparison: see Chunk readiness."
         return
+    best = best_cells(rows)
     data = [
         {
             "label": row.label,
             "current": row.current,
             "cells": _cells(row),
+            "best": best[i],
             "fragment": settings_to_fragment(row.settings),
         }
-        for row in rows
+        for i, row in enumerate(rows)
     ]
     render().compare(body, to_json(data), apply)
     over = [r.label for r in rows if r.over_limit]
-    status.textContent = (
-        f"{', '.join(over)} would exceed the {number(MAX_CHUNKS)}-chunk limit at this size."
-        if over
-        else ""
-    )
+    said = []
+    if applied is not None:
+        said.append(f"Now using {applied}: its settings are in the controls and every panel.")
+    if over:
+        said.append(
+            f"{', '.join(over)} would exceed the {number(MAX_CHUNKS)}-chunk limit at this size."
+        )
+    status.textContent = " ".join(said)
+    if applied is not None:
+        # the Use button pressed is gone with the old rows: focus moves to the row now
+        # current, whose name says so, instead of falling back to the page
+        current = found(body.querySelector("tr.current th"))
+        if current is not None:
+            current.tabIndex = -1
+            current.focus(window.JSON.parse('{"preventScroll": true}'))
 
 
 def pending(flag: bool) -> None:
@@ -112,18 +176,10 @@ def pending(flag: bool) -> None:
             element.removeAttribute("data-damage")
 
 
-def mark(analysis: Analysis | None, damage: Damage | None) -> None:
-    """Damage words in the preview and the records table, for the chunks they show."""
+def mark(analysis: Analysis | None, damage: Damage | None, shown: Iterable[int] = ()) -> None:
+    """Damage words in the preview and the records table, for the chunks they show
+    (``shown``: the indices the two panels listed, as they say, not read from the page)."""
     if analysis is None or damage is None:
         render().damage(by_id("preview-list"), by_id("records-body"), "{}")
         return
-    shown = {int(x) for x in _shown_indices()}
-    render().damage(by_id("preview-list"), by_id("records-body"), words(damage, sorted(shown)))
-
-
-def _shown_indices() -> list[str]:
-    nodes = [
-        *by_id("preview-list").querySelectorAll(":scope > li[data-index]"),
-        *by_id("records-body").querySelectorAll(":scope > tr[data-index]"),
-    ]
-    return [str(n.dataset.index) for n in nodes]
+    render().damage(by_id("preview-list"), by_id("records-body"), words(damage, sorted(set(shown))))

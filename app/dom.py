@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from js import document, window
 from pyodide.ffi import create_once_callable, create_proxy
+
+# The symbol shown for each whitespace character (the preview's Show whitespace, the
+# chunk map's omitted characters): decided here, drawn by static/render.js and chunkmap.js.
+WHITESPACE = {" ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽"}
 
 _proxies: list[Any] = []  # event handlers must outlive the call that registered them
 
@@ -19,12 +24,18 @@ _proxies: list[Any] = []  # event handlers must outlive the call that registered
 _elements: dict[str, Any] = {}
 
 
+def found(node: Any) -> Any:
+    """``node``, or None where JavaScript gave null: Pyodide converts null to its own
+    ``jsnull`` (not None), so ``closest``/``querySelector`` results go through here."""
+    return None if node is None or type(node).__name__ == "JsNull" else node
+
+
 def by_id(element_id: str) -> Any:
     """The element with ``element_id``; index.html's elements stay for the page's life, so
     each is looked up once (a call into JavaScript costs more than the dict)."""
     element = _elements.get(element_id)
     if element is None:
-        element = document.getElementById(element_id)
+        element = found(document.getElementById(element_id))
         if element is None:
             raise LookupError(f"#{element_id} is missing from index.html")
         _elements[element_id] = element
@@ -35,6 +46,11 @@ def on(element: Any, event: str, handler: Callable[..., Any]) -> None:
     proxy = create_proxy(handler)
     _proxies.append(proxy)
     element.addEventListener(event, proxy)
+
+
+def share_whitespace_symbols() -> None:
+    """Hand WHITESPACE to the page's drawing scripts (once, before anything is drawn)."""
+    window.ciWhitespace = window.JSON.parse(to_json(WHITESPACE))
 
 
 def set_text(element_id: str, text: str) -> None:
@@ -92,6 +108,22 @@ def number(value: int) -> str:
     return f"{value:,}"
 
 
+def decimal(value: float) -> str:
+    """One decimal place, thousands grouped (1,431.2), rounded as the core's displays."""
+    return f"{value:,.1f}"
+
+
+@dataclass(frozen=True)
+class ListView:
+    """What a list panel shows of one result: the result, the chunks to list (their
+    indices while "Show damaged chunks only" is on, None for all) and whether the token
+    counts are in. The page makes one per result; panels never set each other's."""
+
+    analysis: Any = None
+    only: tuple[int, ...] | None = None
+    tokens_ready: bool = False
+
+
 class Windowed:
     """A panel listing the first ``first`` chunks, and all of them on request.
 
@@ -106,17 +138,32 @@ class Windowed:
 
     def __init__(self) -> None:
         self.show_all = False
-        self.analysis: Any = None
-        # "Show damaged chunks only": the indices to show, or None for every chunk
-        self.only: list[int] | None = None
+        self.view = ListView()
         self.drawn: tuple[Any, ...] | None = None  # what the list was last drawn from
+        self.listed: tuple[int, ...] = ()  # the chunk indices the list shows
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
 
+    @property
+    def analysis(self) -> Any:
+        return self.view.analysis
+
+    @property
+    def only(self) -> tuple[int, ...] | None:
+        return self.view.only
+
     def _toggle(self, _event: Any) -> None:
         self.show_all = not self.show_all
-        self.show(self.analysis)
+        self.show(self.view)
+
+    def reveal(self, index: int) -> None:
+        """List chunk ``index`` too when it is listable but past the first ``first``."""
+        only = self.view.only
+        position = index if only is None else (only.index(index) if index in only else None)
+        if position is not None and position >= self.first and not self.show_all:
+            self.show_all = True
+            self.show(self.view)
 
     def extra(self, analysis: Any) -> Any:
         """What else than the chunks' spans and text the items show (a subclass's)."""
@@ -128,8 +175,9 @@ class Windowed:
     def caption(self, total: int, shown: int) -> None:
         """Texts that depend on the counts only (set on every result)."""
 
-    def show(self, analysis: Any) -> None:
-        self.analysis = analysis
+    def show(self, view: ListView) -> None:
+        self.view = view
+        analysis = view.analysis
         total, picked = self._pick(analysis)
         # Typing after the shown chunks (e.g. at the end of a long text) changes none of
         # them: the same chunks, spans and text up to the last one's end draw the same.
@@ -141,6 +189,7 @@ class Windowed:
         if drawn is None or drawn != self.drawn:
             self.draw(analysis, total, self._chunks(analysis, picked))
         self.drawn = drawn
+        self.listed = picked
         self.caption(total, len(picked))
         self.offer_more(total)
 

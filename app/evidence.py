@@ -37,7 +37,7 @@ from chunker_py.measures.evidence import (
     Question,
     QuestionResult,
     anchor,
-    evidence_of,
+    evidence_steps,
     follow_edit,
 )
 
@@ -344,11 +344,21 @@ class EvidencePanel:
             self.show_rows(self.rows)
 
     def show(self, result: Analysis | None) -> None:
+        """The figures of ``result``, at once."""
+        for _ in self.work(result):
+            pass
+
+    def work(self, result: Analysis | None) -> Iterator[None]:
+        """The figures of ``result`` in small steps (a few questions each; the page runs one
+        step per task, so a key is never kept waiting long), then the panel."""
         self.result = result
         root = by_id("app")
         if result is not None and result.text == self.source.text:
             self._rebase()
-        self.found = evidence_of(result, self.questions) if result is not None else None
+        found = None
+        if result is not None:
+            found = yield from evidence_steps(result, self.questions)
+        self.found = found
         by_id("evidence-count").textContent = (
             f"{len(self.questions)} question(s)" if self.questions else "No questions yet"
         )
@@ -458,8 +468,8 @@ class EvidencePanel:
             pass
 
     def rows_work(self, rows: Sequence[Row] | None) -> Iterator[None]:
-        """The evidence figures of every comparison row (each row's own chunks), one row
-        per step (the page runs one step per task), then the table."""
+        """The evidence figures of every comparison row (each row's own chunks), in small
+        steps (see ``work``), then the table."""
         self.rows = rows
         body = by_id("evidence-compare-body")
         if rows is None or not self.questions:
@@ -468,7 +478,9 @@ class EvidencePanel:
             return
         summaries = []
         for row in rows:
-            found = evidence_of(row.analysis, self.questions) if row.analysis else None
+            found = None
+            if row.analysis is not None:
+                found = yield from evidence_steps(row.analysis, self.questions)
             summaries.append(found.summary() if found is not None else None)
             yield
         self._draw_rows(rows, summaries)

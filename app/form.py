@@ -142,26 +142,53 @@ def _control(field: Field) -> str:
     return _text(field)
 
 
+# Collapsible groups after the always-shown ones (mode, sizes, edges): the settings column
+# stays short enough to keep every control in reach on a short or narrow screen.
+TOKEN_FIELDS = ("size_unit", "tokenizer")
+ALWAYS_SHOWN = ("mode", "chunk_size", "chunk_overlap", "edges")
+
+
+def _group(key: str, title: str, controls: list[str], *, open_: bool) -> str:
+    opened = " open" if open_ else ""
+    return (
+        f'<details class="field group" data-group="{key}"{opened}>'
+        f'<summary id="group-{key}">{escape(title)}</summary>' + "\n".join(controls) + "</details>"
+    )
+
+
 def settings_form() -> str:
-    """Every control, main fields first, then an Advanced disclosure."""
-    main, advanced = [], []
+    """Every control: mode, size and overlap, and edges first; then groups that fold:
+    Size unit and tokenizer, the chosen mode's own options, and Advanced (closed)."""
+    main, tokens, options, advanced = [], [], [], []
     numbers = []
     for field in FIELDS.values():
         if field.key in ("chunk_size", "chunk_overlap"):
             numbers.append(_control(field))
             continue
-        (advanced if field.group == "advanced" else main).append(_control(field))
+        if field.group == "advanced":
+            advanced.append(_control(field))
+        elif field.key in TOKEN_FIELDS:
+            tokens.append(_control(field))
+        elif field.key in ALWAYS_SHOWN:
+            main.append(_control(field))
+        else:
+            options.append(_control(field))  # used by some modes only
         if field.key == "mode":
             main.append(
                 '<div class="field numbers" data-field="numbers">'
                 + "{numbers}"
-                + '<p id="numbers-hint" class="hint">Code points. Overlap must be smaller '
-                "than chunk size.</p></div>"
+                + '<p id="numbers-hint" class="hint"><span id="numbers-unit">In code points.'
+                '</span> <span id="numbers-overlap">Overlap must be smaller than chunk size.'
+                "</span></p></div>"
             )
     html = "\n".join(main).replace("{numbers}", "".join(numbers))
-    details = (
-        '<details class="field advanced"><summary>Advanced</summary>'
-        + "\n".join(advanced)
-        + "</details>"
+    return "\n".join(
+        [
+            html,
+            _group("tokens", "Size unit and tokenizer", tokens, open_=True),
+            _group("options", "Mode options", options, open_=True),
+            _group("advanced", "Advanced", advanced, open_=False).replace(
+                'class="field group"', 'class="field group advanced"'
+            ),
+        ]
     )
-    return html + "\n" + details

@@ -15,7 +15,7 @@ import theme
 from dom import by_id, number, plot, set_text
 from js import window
 
-from chunker_py import Analysis
+from chunker_py import Analysis, size_unit_name, sizer_for
 
 MAX_BINS = 60
 _last: str | None = None
@@ -23,8 +23,11 @@ _analysis: Analysis | None = None
 
 
 def chunk_lengths(analysis: Analysis) -> list[int]:
-    """Each chunk's length in the size unit (code points), from the spans alone."""
-    return [s.end - s.start for s in analysis.spans]
+    """Each chunk's length in the size unit: code points from the spans alone, or the
+    chunks' token counts when the chunk size counts tokens."""
+    if sizer_for(analysis.settings).per_code_point:
+        return [s.end - s.start for s in analysis.spans]
+    return list(analysis.tokens)  # the size's tokenizer is the settings' tokenizer
 
 
 def bins(lengths: Sequence[int], size: int) -> list[tuple[int, int, int]]:
@@ -54,20 +57,22 @@ def show(analysis: Analysis | None) -> None:
     _analysis = analysis
     lengths = chunk_lengths(analysis) if analysis is not None else []
     size = analysis.settings.chunk_size if analysis is not None else 0
+    unit = size_unit_name(analysis.settings) if analysis is not None else "code points"
     table = bins(lengths, size) if len(lengths) > 1 else []
     colours = theme.colours()
-    key = json.dumps([table, size, colours["name"]])
+    key = json.dumps([table, size, unit, colours["name"]])
     if key == _last:
         return
     _last = key
     chart = by_id("sizes-chart")
     chart.dataset.bins = json.dumps(table)
-    _describe(lengths, size)
+    chart.dataset.unit = unit
+    _describe(lengths, size, unit)
     chart.hidden = not table
     if not table:
         window.Plotly.purge(chart)
         return
-    _draw(chart, table, size, colours)
+    _draw(chart, table, size, unit, colours)
 
 
 def redraw() -> None:
@@ -77,7 +82,9 @@ def redraw() -> None:
     show(_analysis)
 
 
-def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[str, str]) -> None:
+def _draw(
+    chart: object, table: list[tuple[int, int, int]], size: int, unit: str, c: dict[str, str]
+) -> None:
     over = [first > size for first, _last_, _count in table]
     data = [
         {
@@ -94,7 +101,7 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
                 "line": {"color": c["ink"], "width": 0.5},
                 "pattern": {"shape": ["/" if o else "" for o in over], "fgcolor": c["ink"]},
             },
-            "hovertemplate": "%{customdata} code points: %{y} chunks<extra></extra>",
+            "hovertemplate": f"%{{customdata}} {unit}: %{{y}} chunks<extra></extra>",
         }
     ]
     axis = theme.axis_style(c)
@@ -108,7 +115,7 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
         "bargap": 0.08,
         "xaxis": {
             **axis,
-            "title": {"text": "Chunk length (code points)"},
+            "title": {"text": f"Chunk length ({unit})"},
             "zeroline": False,
             "range": x_range,
         },
@@ -132,7 +139,7 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
         "annotations": [
             {
                 "yref": "paper", "x": size + 0.5, "y": 1, "xanchor": "right",
-                "yanchor": "bottom", "text": f"chunk size {number(size)}",
+                "yanchor": "bottom", "text": f"chunk size {number(size)} {unit}",
                 "showarrow": False, "font": {"color": c["ink"]},
             }
         ],
@@ -140,18 +147,18 @@ def _draw(chart: object, table: list[tuple[int, int, int]], size: int, c: dict[s
     plot(chart, data, layout)
 
 
-def _describe(lengths: Sequence[int], size: int) -> None:
+def _describe(lengths: Sequence[int], size: int, unit: str) -> None:
     """The distribution in words, for screen readers and when the chart is hidden."""
     if not lengths:
         set_text("sizes-text", "No chunks: see Chunk readiness.")
         return
     if len(lengths) == 1:
-        set_text("sizes-text", f"One chunk of {number(lengths[0])} code points.")
+        set_text("sizes-text", f"One chunk of {number(lengths[0])} {unit}.")
         return
     over = sum(1 for n in lengths if n > size)
     set_text(
         "sizes-text",
         f"{number(len(lengths))} chunks from {number(min(lengths))} to "
-        f"{number(max(lengths))} code points; {number(over)} over the chunk size of "
-        f"{number(size)}.",
+        f"{number(max(lengths))} {unit}; {number(over)} over the chunk size of "
+        f"{number(size)} {unit}.",
     )

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import traceback
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 import chart
 import damage as damage_panel
@@ -29,10 +30,18 @@ import summary
 import theme
 from chunkmap import ChunkMap
 from copycode import CopyCode
-from dom import after_paint, before_next_frame, by_id, on
+from dom import (
+    ListView,
+    after_paint,
+    before_next_frame,
+    by_id,
+    number,
+    on,
+    share_whitespace_symbols,
+)
 from evidence import EvidencePanel
 from export import Export
-from js import window
+from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
 from records import Records
@@ -41,13 +50,15 @@ from source import Source
 import chunker_py
 from chunker_py import (
     ChunkerError,
+    Row,
     Settings,
     analyse,
-    compare,
-    damage_by_size,
+    compare_rows,
+    damage_by_size_rows,
     parse_settings,
     settings_from_fragment,
-    sizer_for,
+    settings_to_fragment,
+    size_unit_name,
     tokenizer_loaded,
     tradeoffs,
 )
@@ -83,10 +94,14 @@ class Page:
         self.generation = 0
         self.compare_timer: list[object] = []
         self.apply_row = create_proxy(self._apply_row)
+        self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
+        self.view = ListView()  # what the preview and the records list, for this result
+        self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
 
     def start(self) -> None:
+        share_whitespace_symbols()
         self._read_link()
         self.source.wire()
         settings.wire(self.changed)
@@ -101,6 +116,11 @@ class Page:
         theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
+        on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
+        if window.matchMedia("(max-width: 60rem)").matches:
+            # one column: the setting groups start folded, so the results come sooner
+            for group in document.querySelectorAll("details.group[open]"):
+                group.open = False
         self.update()
         # Everything alive now (the runtime, the modules, the page) lives as long as the
         # page: frozen, no collection walks it again. Reference counting frees almost
@@ -193,9 +213,11 @@ class Page:
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
             steps.append(lambda: self._damage(result))
-            steps.append(lambda: self.evidence.show(result))  # issue 19
+            # issue 19: a few questions per task, after the other steps' first task
+            steps.append(lambda: self._drive(generation, self.evidence.work(result)))
+            applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
-                lambda: self._guarded(lambda: self._compare(generation, result)),
+                lambda: self._drive(generation, self._comparison(result, applied)),
                 COMPARE_DELAY_MS,
             )
         steps.append(self._collect)  # the cycle collector's turn: see start()
@@ -218,49 +240,9 @@ class Page:
         if self._guarded(steps[0]) and len(steps) > 1:
             window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
 
-    def _chart(self, job: ChartJob | None) -> None:
-        """Size trade-offs: the counts at the comparison sizes (several splits)."""
-        if job is None:
-            chart.show((), None)
-        else:
-            text, chosen, count = job
-            unit = "code points"
-            if sizer_for(chosen).name != "code-points":
-                unit = f"{chosen.tokenizer} tokens"
-            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size, unit)
-        self.root.dataset.chart = "ready"
-
-    def _tokens(self, result: chunker_py.Analysis) -> None:
-        """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
-        summary.show_tokens(result, True)
-        if not self.records.tokens_ready:
-            self.records.tokens_ready = True
-            self.records.show(result)
-
-    def _damage(self, result: chunker_py.Analysis) -> None:
-        found = result.damage
-        damage_panel.show_group(found, len(result.spans))
-        if by_id("damaged-only").checked and found is not None:
-            self._set_only(damage_panel.damaged_indices(found))
-        damage_panel.mark(result, found)
-        self.chunk_map.mark_damage(found)  # issue 11
-        damage_panel.pending(False)
-        self.root.dataset.damage = "ready"
-
-    def _compare(self, generation: int, result: chunker_py.Analysis) -> None:
-        if generation != self.generation:
-            return
-        rows = compare(result.text, result.settings, known=result)
-        damage_panel.show_comparison(rows, self.apply_row)
-        work = self.evidence.rows_work(rows)
-        after_paint(lambda: self._evidence_rows(generation, work))
-        by_size = damage_by_size(result.text, result.settings, known=result)
-        chart.show_damage(by_size)
-        self.root.dataset.comparison = "ready"
-
-    def _evidence_rows(self, generation: int, work: Iterator[None]) -> None:
-        """The comparison rows' evidence figures, one row per task (issue 19); dropped
-        once a newer edit has started."""
+    def _drive(self, generation: int, work: Iterator[None]) -> None:
+        """Run ``work`` one step per task until it ends, a step fails, or a newer edit
+        starts: a long job never holds the main thread for more than one step."""
         if generation != self.generation:
             return
         done: list[bool] = []
@@ -270,20 +252,73 @@ class Page:
                 done.append(True)
 
         if self._guarded(step) and not done:
-            after = create_once_callable(lambda: self._evidence_rows(generation, work))
-            window.setTimeout(after, 0)
+            window.setTimeout(create_once_callable(lambda: self._drive(generation, work)), 0)
+
+    def _chart(self, job: ChartJob | None) -> None:
+        """Size trade-offs: the counts at the comparison sizes (several splits)."""
+        if job is None:
+            chart.show((), None)
+        else:
+            text, chosen, count = job
+            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size,
+                       size_unit_name(chosen))  # fmt: skip
+        self.root.dataset.chart = "ready"
+
+    def _tokens(self, result: chunker_py.Analysis) -> None:
+        """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
+        summary.show_tokens(result, True)
+        if not self.view.tokens_ready:
+            self.view = replace(self.view, tokens_ready=True)
+            self.records.show(self.view)
+
+    def _damage(self, result: chunker_py.Analysis) -> None:
+        found = result.damage
+        damage_panel.show_group(found, len(result.spans))
+        if by_id("damaged-only").checked and found is not None:
+            self._set_only(damage_panel.damaged_indices(found))
+        damage_panel.mark(result, found, self._listed())
+        self.chunk_map.mark_damage(found)  # issue 11
+        damage_panel.pending(False)
+        self.root.dataset.damage = "ready"
+
+    def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
+        """The splitter comparison, then each trade-off size's damage: one split and
+        damage pass per step (see ``_drive``)."""
+        rows: list[Row] = []
+        for row in compare_rows(result.text, result.settings, known=result):
+            rows.append(row)
+            yield
+        self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
+        damage_panel.show_comparison(rows, self.apply_row, applied)
+        yield
+        yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
+        by_size: list[Row] = []
+        for row in damage_by_size_rows(result.text, result.settings, known=result):
+            by_size.append(row)
+            yield
+        chart.show_damage(by_size)
+        self.root.dataset.comparison = "ready"
 
     def _apply_row(self, fragment: str) -> None:
+        """Use: the row's settings go into the controls; the comparison's status says so
+        once it is computed for them (the row is then marked current)."""
         chosen, _notes = settings_from_fragment(str(fragment))
         settings.apply(chosen)
+        self.applied = self.rows.get(str(fragment), "its settings")
+        by_id("compare-status").textContent = f"Applying {self.applied}…"
         self.changed()
 
     def _set_only(self, indices: list[int] | None) -> None:
-        self.preview.only = self.records.only = indices
-        self.preview.show(self.result)
-        self.records.show(self.result)
+        only = tuple(indices) if indices is not None else None
+        self.view = replace(self.view, analysis=self.result, only=only)
+        self.preview.show(self.view)
+        self.records.show(self.view)
         if self.result is not None and self.result.damage is not None:
-            damage_panel.mark(self.result, self.result.damage)
+            damage_panel.mark(self.result, self.result.damage, self._listed())
+
+    def _listed(self) -> tuple[int, ...]:
+        """The chunk indices the preview and the records table list now."""
+        return self.preview.listed + self.records.listed
 
     def _filter_damaged(self) -> None:
         found = self.result.damage if self.result is not None else None
@@ -295,8 +330,8 @@ class Page:
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
-        for clear in (lambda: summary.show(None), lambda: self.preview.show(None),
-                      lambda: self.records.show(None), lambda: chart.show((), None),
+        for clear in (lambda: summary.show(None), lambda: self.preview.show(ListView()),
+                      lambda: self.records.show(ListView()), lambda: chart.show((), None),
                       lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
             try:
                 clear()
@@ -322,6 +357,7 @@ class Page:
             self._show(None, error.message, notes=notes)
             return
         settings.mark_invalid(None)
+        settings.show_unit(chosen)
         settings.show_separator_summary(chosen)
         settings.update_link(chosen)
         # the trade-off counts (several more splits) are computed after the paint
@@ -343,15 +379,22 @@ class Page:
         notes: list[str] | None = None,
     ) -> None:
         readiness.show(problem, warnings, notes or ())
+        bar = by_id("result-bar")
+        bar.hidden = False
+        bar.textContent = (
+            f"Ready · {number(result.count)} chunks · Show the results ↓"
+            if result is not None
+            else "Check inputs · Show the message ↓"
+        )
         summary.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
-        self.records.tokens_ready = loaded
         if result is None or not result.spans or not loaded:
             summary.show_tokens(result, False)  # else counted after the paint
-        if by_id("damaged-only").checked:  # known once this result's damage is computed
-            self.preview.only = self.records.only = []
-        self.preview.show(result)
-        self.records.show(result)
+        # Show damaged chunks only: none listed until this result's damage is computed
+        only = () if by_id("damaged-only").checked else None
+        self.view = ListView(result, only, loaded)
+        self.preview.show(self.view)
+        self.records.show(self.view)
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
         self.chunk_map.show(result)

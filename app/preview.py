@@ -20,7 +20,7 @@ class Preview(Windowed):
     def _whitespace(self, event: Any) -> None:
         by_id("preview-list").classList.toggle("show-ws", bool(event.target.checked))
         self.forget()
-        self.show(self.analysis)  # whitespace symbols are built only while shown
+        self.show(self.view)  # whitespace symbols are built only while shown
 
     def draw(self, analysis: Analysis | None, total: int, shown: tuple[Chunk, ...]) -> None:
         items = []

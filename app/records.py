@@ -17,16 +17,15 @@ class Records(Windowed):
     first = 100
     more_id = "records-more"
     noun = "records"
-    # token counts show once the tokenizer's tables are in (never waited for on a keystroke)
-    tokens_ready = False
 
     def _tokens(self, index: int) -> int | str:
-        if not self.tokens_ready or self.analysis is None:
+        # counts show once the tokenizer's tables are in (never waited for on a keystroke)
+        if not self.view.tokens_ready or self.analysis is None:
             return "…"
         return self.analysis.chunk_tokens(index)
 
     def extra(self, analysis: Analysis) -> object:
-        return (analysis.settings.mode, analysis.settings.tokenizer, self.tokens_ready)
+        return (analysis.settings.mode, analysis.settings.tokenizer, self.view.tokens_ready)
 
     def draw(self, analysis: Analysis | None, total: int, chunks: tuple[Chunk, ...]) -> None:
         headings = (
@@ -48,8 +47,10 @@ class Records(Windowed):
 
     def caption(self, total: int, shown: int) -> None:
         listed = f"showing {number(shown)}; " if shown < total else ""
+        tokenizer = self.analysis.settings.tokenizer if self.analysis is not None else ""
         by_id("records-caption").textContent = (
-            f"{number(total)} records ({listed}offsets in code points, end-exclusive)."
+            f"{number(total)} records ({listed}offsets and lengths in code points, "
+            f"offsets end-exclusive; tokens in {tokenizer})."
             if total
             else "No records: see Chunk readiness."
         )

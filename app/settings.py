@@ -24,6 +24,7 @@ from chunker_py import (
     Settings,
     read_whole,
     settings_to_fragment,
+    size_unit_name,
 )
 from chunker_py import Field as FieldInfo
 
@@ -85,12 +86,19 @@ def show_mode(mode: str | None = None) -> None:
     for key, (other, value) in DEPENDS.items():
         wanted = _read(FIELDS[other]) == value
         by_id(FIELDS[key].element_id).disabled = not wanted
-    hint = by_id("numbers-hint")
-    hint.textContent = (
-        "Code points. Overlap must be smaller than chunk size."
+    by_id("numbers-overlap").textContent = (
+        "Overlap must be smaller than chunk size."
         if MODES[mode].uses_overlap
-        else "Code points. This mode never overlaps chunks: Requested overlap is not used."
+        else "This mode never overlaps chunks: Requested overlap is not used."
     )
+    # a group of mode options with none for this mode folds away
+    group = document.querySelector('[data-group="options"]')
+    group.hidden = all(bool(f.hidden) for f in group.querySelectorAll("[data-modes]"))
+
+
+def show_unit(settings: Settings) -> None:
+    """Beneath Chunk size and Requested overlap: the unit they count in."""
+    by_id("numbers-unit").textContent = f"In {size_unit_name(settings)}."
 
 
 def _whole(value: str) -> int | None:

@@ -1,7 +1,10 @@
 """Source panel: the Source text area, Browse TXT/MD and drag-and-drop import.
 
 Text that breaks a document rule (over 20,000 code points, a lone surrogate) is refused
-with a message and the previous text stays; files go through the core's strict decoder.
+with a message and the previous text stays; a text refused only for its length can be
+kept cut to its first 20,000 code points, as an explicit choice (Keep the first ...).
+Files go through the core's strict decoder. Clear text empties the area in one step; the
+sample document is labelled as such while it is shown unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ class Source:
         self._changed = changed
         self.area = by_id("source-text")
         self.text = str(self.area.value)  # the last accepted text
+        self.sample = self.text  # the page opens with the sample document
+        self.refused = ""  # a text refused for its length only, offered cut to the limit
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -32,6 +37,21 @@ class Source:
         on(self.area, "dragover", self._drag_over)
         on(self.area, "dragleave", lambda _event: self.area.classList.remove("dropping"))
         on(self.area, "drop", self._drop)
+        on(by_id("clear-text"), "click", lambda _event: self._clear())
+        on(by_id("keep-first"), "click", lambda _event: self._keep_first())
+
+    def _clear(self) -> None:
+        self.area.value = ""
+        self.area.focus()
+        self._changed()
+
+    def _keep_first(self) -> None:
+        """Keep the first MAX_CODE_POINTS code points of the refused text (code points,
+        as Python slices them, so no surrogate pair is cut)."""
+        kept, self.refused = self.refused[:MAX_CODE_POINTS], ""
+        self.area.value = kept
+        self.area.focus()
+        self._changed()
 
     def current(self) -> str:
         """The text to split: the area's text if acceptable, else the previous text."""
@@ -45,6 +65,13 @@ class Source:
         except ChunkerError as error:
             self.area.value = self.text
             self.tell(f"{error.message} The previous text was kept.", problem=True)
+            try:  # refused for its length alone: offer to keep its start
+                check_document(value[:MAX_CODE_POINTS], max_code_points=MAX_CODE_POINTS)
+            except ChunkerError:
+                return self.text
+            if len(value) > MAX_CODE_POINTS:
+                self.refused = value
+                by_id("keep-first").hidden = False
             return self.text
         self.text = value
         self.tell("")
@@ -54,8 +81,11 @@ class Source:
         status = by_id("source-status")
         status.textContent = message
         status.classList.toggle("problem", problem)
+        self.refused = ""  # any new message withdraws the offer
+        by_id("keep-first").hidden = True
 
     def show_count(self) -> None:
+        by_id("source-sample").hidden = self.text != self.sample or not self.text
         count = len(self.text)  # Python counts code points, as the limit does
         by_id(
             "source-count"

@@ -3,7 +3,7 @@ Smallest, Average, Largest."""
 
 from __future__ import annotations
 
-from dom import by_id, number
+from dom import by_id, decimal, number
 
 from chunker_py import Analysis, Summary
 
@@ -25,7 +25,7 @@ def show_tokens(result: Analysis | None, loaded: bool) -> None:
         if summary is None:
             text = "…"
         elif key == "average":
-            text = f"{summary.average:.1f}"
+            text = decimal(summary.average)
         else:
             text = number(getattr(summary, key))
         by_id(f"tokens-{key}").textContent = text
@@ -44,7 +44,7 @@ def show(summary: Summary | None) -> None:
         "repeated": number(summary.repeated),
         "omitted": number(summary.omitted),
         "smallest": number(summary.smallest),
-        "average": summary.average_display,
+        "average": decimal(summary.average),  # average_display, grouped
         "largest": number(summary.largest),
     }
     for key, value in values.items():

@@ -5,7 +5,7 @@ READMEs — shuffled with a fixed seed, so no two buffers are alike), then cuts 
 fresh child process, JSONL records to /dev/null, and reads the child's peak resident
 memory (``ru_maxrss``):
 
-- **stream**: ``chunker_py.io.stream.write_records`` over the file opened in binary;
+- **stream**: ``chunker_py.io.stream.record_lines`` over the file opened in binary;
 - **in memory**: the whole file decoded (``decode_document``), ``analyse`` and
   ``to_jsonl`` without limits, as ``python -m chunker_py --no-limits`` does.
 
@@ -61,7 +61,7 @@ def generate(path: Path, megabytes: int, seed: int = 23) -> None:
 def child(kind: str, path: str) -> None:
     """Run one case in this process and print its figures as JSON."""
     from chunker_py import Settings, analyse, decode_document, to_jsonl
-    from chunker_py.io.stream import write_records
+    from chunker_py.io.stream import record_lines
 
     settings = Settings()
     before = resource.getrusage(resource.RUSAGE_SELF)
@@ -69,8 +69,11 @@ def child(kind: str, path: str) -> None:
     started = time.perf_counter()
     with open(os.devnull, "wb") as sink:
         if kind == "stream":
+            records = 0
             with open(path, "rb") as source:
-                records = write_records(source, settings, sink)
+                for text in record_lines(source, settings):  # as write_records, counted
+                    sink.write(text.encode("utf-8"))
+                    records += text.count("\n")  # one a record: JSON escapes line breaks
         else:
             data = Path(path).read_bytes()
             text = decode_document(data, max_bytes=None, max_code_points=None)

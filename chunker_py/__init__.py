@@ -35,13 +35,21 @@ from .pipeline.analysis import (
     count_chunks,
     damage_of,
     output_budget,
+    size_unit_name,
     sizer_for,
     split_spans,
     summarise,
     text_index,
     tradeoffs,
 )
-from .pipeline.compare import Row, compare, damage_by_size, row_settings
+from .pipeline.compare import (
+    Row,
+    compare,
+    compare_rows,
+    damage_by_size,
+    damage_by_size_rows,
+    row_settings,
+)
 from .text.documents import check_document, decode_document
 from .text.sentences import sentence_spans
 
@@ -85,9 +93,11 @@ __all__ = [
     "build_chunks",
     "check_document",
     "compare",
+    "compare_rows",
     "comparison_sizes",
     "count_chunks",
     "damage_by_size",
+    "damage_by_size_rows",
     "damage_of",
     "decode_document",
     "download_name",
@@ -101,6 +111,7 @@ __all__ = [
     "sentence_spans",
     "settings_from_fragment",
     "settings_to_fragment",
+    "size_unit_name",
     "sizer_for",
     "split_spans",
     "summarise",

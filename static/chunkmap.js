@@ -7,7 +7,8 @@
 // Elements are keyed by their text, so a keystroke rebuilds only the elements whose text
 // changed; the others are kept and get their index, offsets and colour as attributes.
 
-const WS_SHOWN = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" };
+// Whitespace symbols: Python's table (app/dom.py, WHITESPACE), as the preview draws them.
+const gapSymbols = () => globalThis.ciWhitespace || {};
 
 const el = (tag, className, text) => {
   const node = document.createElement(tag);
@@ -79,7 +80,8 @@ const buildGap = (slice, kind) => {
   const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
   if (kind === "gap") {
     // the omitted characters stay in the text (copying gives the source); CSS draws them
-    node.dataset.shown = [...slice].map((ch) => WS_SHOWN[ch] || ch).join("");
+    const symbols = gapSymbols();
+    node.dataset.shown = [...slice].map((ch) => symbols[ch] || ch).join("");
   }
   return node;
 };

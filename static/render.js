@@ -10,7 +10,9 @@ const make = (tag, className, text) => {
   return node;
 };
 
-const WS_SYMBOL = { " ": "·", "\t": "→", "\n": "↵", "\r": "␍", "\u00a0": "⍽" };
+// The symbol for each whitespace character comes from Python (app/dom.py, WHITESPACE),
+// which decides what is shown; the chunk map's omitted characters use the same table.
+const whitespace = () => globalThis.ciWhitespace || {};
 
 // Appends `text` to `parent`; whitespace characters get a span whose symbol is drawn by
 // CSS (data-ws), so copying the text still yields exactly the original characters.
@@ -20,11 +22,12 @@ const appendText = (parent, text) => {
     if (plain) parent.append(document.createTextNode(plain));
     plain = "";
   };
+  const symbols = whitespace();
   for (const ch of text) {
-    if (ch in WS_SYMBOL) {
+    if (ch in symbols) {
       flush();
       const span = make("span", "ws", ch);
-      span.dataset.ws = WS_SYMBOL[ch];
+      span.dataset.ws = symbols[ch];
       parent.append(span);
     } else {
       plain += ch;
@@ -90,8 +93,9 @@ const damage = (list, tbody, json) => {
   }
 };
 
-// compare: [{label, current, cells: [...], settings, fragment}] -> the comparison table,
-// each row with a button that applies its settings (a share-link fragment).
+// compare: [{label, current, cells: [...], best: [cell positions], fragment}] -> the
+// comparison table, each row with a button that applies its settings (a share-link
+// fragment). A cell in `best` is the fewest of its column: emphasised and said in words.
 const compare = (tbody, json, apply) => {
   const data = JSON.parse(json);
   tbody.replaceChildren(
@@ -100,7 +104,14 @@ const compare = (tbody, json, apply) => {
       const th = make("th", "", row.label + (row.current ? " (current)" : ""));
       th.scope = "row";
       tr.append(th);
-      row.cells.forEach((cell) => tr.append(make("td", "num", cell)));
+      row.cells.forEach((cell, i) => {
+        const td = make("td", i === 1 ? "unit" : "num", cell);
+        if (row.best.includes(i)) {
+          td.classList.add("best");
+          td.append(" ", make("span", "best-tag", "fewest"));
+        }
+        tr.append(td);
+      });
       const td = make("td");
       const button = make("button", "", row.current ? "Current" : "Use");
       button.type = "button";

@@ -32,11 +32,13 @@ from ..measures.evidence import Question
 from ..modes.registry import MODES
 from ..tokenizers import add_tokenizer_json, get_tokenizer
 from ..tokenizers.hf import check_tokenizer_size
+from .cluster import cut_on_dask
 from .corpus import FORMATS, Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
 from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
+from .stream import DEFAULT_BUFFER_SIZE, check_stream_run, stream_files
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -124,6 +126,25 @@ def _parser() -> argparse.ArgumentParser:
     )
     corpus.add_argument("--jobs", metavar="N", help="processes cutting files (default: all cores)")
     corpus.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    corpus.add_argument(
+        "--dask",
+        metavar="SCHEDULER_ADDRESS",
+        help="cut the files on a Dask cluster (e.g. tcp://10.0.0.5:8786) instead of --jobs; "
+        "the workers read the paths and need chunker_py installed (chunker_py[dask])",
+    )
+    streaming = p.add_argument_group("documents bigger than memory")
+    streaming.add_argument(
+        "--stream",
+        action="store_true",
+        help="read each file through one buffer, records written as they are cut (jsonl or "
+        "csv; not Markdown structure; no limits); files one after another, here",
+    )
+    streaming.add_argument(
+        "--buffer-size",
+        metavar="N",
+        default=str(DEFAULT_BUFFER_SIZE),
+        help=f"--stream's buffer in code points (default {DEFAULT_BUFFER_SIZE:,})",
+    )
     return p
 
 
@@ -247,6 +268,14 @@ def execute(
     metadata = _metadata(args.meta, args.file_meta)
     asked = _questions(args, args.no_limits)
     output = Output(args.format, args.no_limits, args.spreadsheet_safe)
+    if args.stream:
+        if args.dask:
+            raise SettingError(
+                "--stream cuts files here, one after another; --dask cuts whole files on a "
+                "cluster: choose one.",
+                field="dask",
+            )
+        buffer_size = check_stream_run(settings, args.format, args.buffer_size)
     sources = collect(
         _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
     )
@@ -276,7 +305,7 @@ def execute(
                 per_file,
                 "Standard input" if stdin else f"The file {source.path}",
                 metadata,
-                sys.stdin.buffer.read() if stdin else None,
+                sys.stdin.buffer.read() if stdin and not args.stream else None,
                 questions,
                 # one file: every question is about it, so a misfit is an error
                 f"The questions file {args.questions}" if len(sources) == 1 else None,
@@ -285,8 +314,17 @@ def execute(
     _check_dependencies({t.settings.tokenizer for t in tasks})
     jobs = min(_jobs(args), len(tasks))
     progress = _progress(sources, args.quiet)
-    with ProcessPoolExecutor(jobs) if jobs > 1 else nullcontext() as pool:
-        for done in cut_corpus(tasks, output, pool, ahead=2 * jobs):
+    if args.stream:
+        refused = stream_files(tasks, output, write, report, buffer_size)
+        return 1 if refused or tally.skipped else 0
+    local = jobs > 1 and not args.dask
+    with ProcessPoolExecutor(jobs) if local else nullcontext() as pool:
+        results = (
+            cut_on_dask(args.dask, tasks, output)
+            if args.dask
+            else cut_corpus(tasks, output, pool, ahead=2 * jobs)
+        )
+        for done in results:
             tally.add(done)
             if done.error is not None and progress is not None:
                 progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)

@@ -11,6 +11,7 @@ adds up the figures of the corpus lines of ``--format summary`` and ``compare``.
 
 from __future__ import annotations
 
+import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor, Future
@@ -47,6 +48,7 @@ class Task:
     data: bytes | None = None
     questions: tuple[Question, ...] | None = None
     questions_must_fit: str | None = None
+    root: str = ""  # the folder a relative ``path`` is read from ("": the working one)
 
 
 @dataclass(frozen=True)
@@ -103,7 +105,7 @@ def cut(task: Task, output: Output) -> Done:
     data = task.data
     try:
         if data is None:
-            data = _read(task.path)
+            data = _read(os.path.join(task.root, task.path))
         text = decode_document(
             data,
             name=task.display or f"The file {task.path}",

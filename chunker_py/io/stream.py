@@ -41,17 +41,23 @@ come (open files with ``newline=""``, or offsets count translated line breaks).
 from __future__ import annotations
 
 import codecs
+import io
+import os
 import re
-from collections.abc import Callable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, replace
 from typing import IO, Any
 
 from ..config.settings import Settings
-from ..engine.errors import DocumentError, SettingError
+from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.fields import read_whole
 from ..modes.recursive import _separators
 from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
 from ..text.sentences import abbreviation_set, sentence_spans
+from .corpus import Output, Task
+from .corpus import _metadata as file_metadata
 from .records import CSV_HEADER, _csv_row, json_line, record, record_id
 
 DEFAULT_BUFFER_SIZE = 262_144  # code points
@@ -199,10 +205,28 @@ def iter_records(
     *,
     buffer_size: int = DEFAULT_BUFFER_SIZE,
     name: str = "The stream",
+    metadata: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The stream's JSONL records (``chunker_py.record``'s keys), absolute, in order."""
+    """The stream's JSONL records (``chunker_py.record``'s keys), absolute, in order;
+    ``metadata`` (when given) is each record's ``metadata`` object, before ``source``."""
+    for records in segment_records(
+        source, settings, buffer_size=buffer_size, name=name, metadata=metadata
+    ):
+        yield from records
+
+
+def segment_records(
+    source: IO[Any],
+    settings: Settings,
+    *,
+    buffer_size: int = DEFAULT_BUFFER_SIZE,
+    name: str = "The stream",
+    metadata: Mapping[str, Any] | None = None,
+) -> Iterator[list[dict[str, Any]]]:
+    """``iter_records``' records a segment at a time, as each segment is cut."""
     index = 0
     for analysis, position in iter_analyses(source, settings, buffer_size=buffer_size, name=name):
+        records = []
         for chunk in analysis.chunks:
             out = record(chunk, analysis)
             moved = absolute(chunk, position, index)
@@ -210,8 +234,43 @@ def iter_records(
             out["index"] = index
             for key in OFFSET_KEYS:
                 out[key] = getattr(moved, key)
-            yield out
+            if metadata is not None:
+                last = {key: out.pop(key) for key in ("source", "settings")}
+                out["metadata"] = metadata
+                out.update(last)
+            records.append(out)
             index += 1
+        yield records
+
+
+def record_lines(
+    source: IO[Any],
+    settings: Settings,
+    *,
+    format: str = "jsonl",
+    spreadsheet_safe: bool = False,
+    buffer_size: int = DEFAULT_BUFFER_SIZE,
+    name: str = "The stream",
+    metadata: Mapping[str, Any] | None = None,
+) -> Iterator[str]:
+    """The stream's records as JSONL or CSV text (what ``to_jsonl``/``to_csv`` write for
+    a document within one buffer), a segment's records at a time as it is cut."""
+    if format not in ("jsonl", "csv"):
+        raise SettingError("Streaming writes records: jsonl or csv.", field="format")
+    check_streamable(settings)
+    name_cell = (settings.source_name,) if settings.source_name else ()
+    if format == "csv":
+        yield _csv_row(CSV_HEADER + (("source",) if name_cell else ()), safe=False)
+    for records in segment_records(
+        source, settings, buffer_size=buffer_size, name=name, metadata=metadata
+    ):
+        if format == "jsonl":
+            yield "".join(json_line(rec) + "\n" for rec in records)
+        else:
+            yield "".join(
+                _csv_row(tuple(rec[key] for key in CSV_HEADER) + name_cell, safe=spreadsheet_safe)
+                for rec in records
+            )
 
 
 def write_records(
@@ -223,30 +282,92 @@ def write_records(
     spreadsheet_safe: bool = False,
     buffer_size: int = DEFAULT_BUFFER_SIZE,
     name: str = "The stream",
-) -> int:
-    """Write the stream's records to ``out`` as UTF-8 JSONL (or CSV, as the in-memory
-    ``to_jsonl``/``to_csv`` write them), a segment's records at a time as it is cut, and
-    return how many were written."""
+) -> None:
+    """Write the stream's records to ``out`` as UTF-8 JSONL (or CSV) as they are cut."""
+    for text in record_lines(
+        source,
+        settings,
+        format=format,
+        spreadsheet_safe=spreadsheet_safe,
+        buffer_size=buffer_size,
+        name=name,
+    ):
+        out.write(text.encode("utf-8"))
+
+
+def check_stream_run(settings: Settings, format: str, buffer_size: object) -> int:
+    """``--stream``'s own checks, before anything is written: the format, the mode of the
+    command line's settings and the buffer size (returned)."""
     if format not in ("jsonl", "csv"):
-        raise SettingError("Streaming writes records: jsonl or csv.", field="format")
-    count = 0
-    lines: list[str] = []
-    name_cell = (settings.source_name,) if settings.source_name else ()
-    if format == "csv":
-        header = CSV_HEADER + (("source",) if name_cell else ())
-        lines.append(_csv_row(header, safe=False))
-    for rec in iter_records(source, settings, buffer_size=buffer_size, name=name):
-        if format == "jsonl":
-            lines.append(json_line(rec) + "\n")
-        else:
-            cells = tuple(rec[key] for key in CSV_HEADER) + name_cell
-            lines.append(_csv_row(cells, safe=spreadsheet_safe))
-        count += 1
-        if len(lines) >= 256:
-            out.write("".join(lines).encode("utf-8"))
-            lines.clear()
-    out.write("".join(lines).encode("utf-8"))
-    return count
+        raise SettingError(
+            f"--stream writes records (jsonl or csv), not {format}: the summary and "
+            "comparisons need the whole document.",
+            field="format",
+        )
+    check_streamable(settings)
+    return check_buffer_size(buffer_size)
+
+
+def stream_files(
+    tasks: Iterable[Task],
+    output: Output,
+    write: Callable[[str], None],
+    report: Callable[[str], None],
+    buffer_size: int,
+) -> int:
+    """``--stream``: each file streamed here, one after another, its records passed to
+    ``write`` as they are cut; a file that cannot be read or cut is passed to ``report``
+    (after the records before the point where it failed). Returns how many were."""
+    refused = 0
+    for task in tasks:
+        try:
+            opened = _open(task)
+            metadata = None if task.metadata is None else _file_metadata(task, buffer_size)
+        except OSError as exc:
+            refused += 1
+            report(f"Cannot read {task.path}: {exc.strerror}. Skipped.")
+            continue
+        written = False
+        with opened as source:  # a failed write (a closed pipe) is the run's, not the file's
+            try:
+                for text in record_lines(
+                    source,
+                    task.settings,
+                    format=output.format,
+                    spreadsheet_safe=output.spreadsheet_safe,
+                    buffer_size=buffer_size,
+                    name=task.display or f"The file {task.path}",
+                    metadata=metadata,
+                ):
+                    write(text)
+                    written = True
+            except (DocumentError, ResultError, SettingError) as exc:
+                refused += 1
+                before = " (its records before that point were written)" if written else ""
+                report(f"{exc.message}{before} Skipped.")
+    return refused
+
+
+def _open(task: Task) -> AbstractContextManager[IO[bytes]]:
+    """The file to stream (standard input is left open)."""
+    if task.path == "-" and task.data is None:
+        return nullcontext(sys.stdin.buffer)
+    if task.data is not None:
+        return io.BytesIO(task.data)
+    return open(os.path.join(task.root, task.path), "rb")
+
+
+def _file_metadata(task: Task, buffer_size: int) -> dict[str, Any]:
+    """The record's metadata as a whole file's (``corpus``): front matter from the first
+    buffer, the size in bytes; standard input has neither path nor size."""
+    if task.path == "-":
+        out = file_metadata(replace(task, data=b""), "", 0)
+        out.pop("size", None)
+        return out
+    path = os.path.join(task.root, task.path)
+    with open(path, "rb") as f:
+        head = f.read(buffer_size).decode("utf-8", "ignore").removeprefix("\ufeff")
+    return file_metadata(task, head, os.path.getsize(path))
 
 
 def absolute(chunk: Chunk, at: Position, index: int) -> Chunk:

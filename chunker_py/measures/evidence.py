@@ -31,7 +31,7 @@ before or after the edited range keeps its place even when its text occurs elsew
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
@@ -362,9 +362,21 @@ class ChunkRanges:
 
     def bm25(self, text: str) -> BM25:
         """The BM25 index of the chunks' texts, built once."""
-        if self._bm25 is None:
-            self._bm25 = BM25([bm25_tokens(text[s:e]) for s, e in self.spans])
+        for _ in self.bm25_steps(text):
+            pass
+        assert self._bm25 is not None
         return self._bm25
+
+    def bm25_steps(self, text: str, per_step: int = 250) -> Iterator[None]:
+        """Build the BM25 index (if not built yet), tokenizing ``per_step`` chunks a step."""
+        if self._bm25 is not None:
+            return
+        documents: list[list[str]] = []
+        for first in range(0, len(self.spans), per_step):
+            if first:
+                yield
+            documents += [bm25_tokens(text[s:e]) for s, e in self.spans[first : first + per_step]]
+        self._bm25 = BM25(documents)
 
 
 def check_evidence(
@@ -450,21 +462,53 @@ def _retrieval(
     )
 
 
+def chunk_ranges(analysis: Any) -> ChunkRanges | None:
+    """An ``Analysis``'s chunk ranges, kept on it (its BM25 index then serves every question
+    set); None when the result has no chunks."""
+    if analysis.error is not None or not analysis.spans:
+        return None
+    chunks = analysis.__dict__.get("_evidence_chunks")
+    if chunks is None:
+        chunks = ChunkRanges(analysis.spans)
+        analysis.__dict__["_evidence_chunks"] = chunks
+    return chunks  # type: ignore[no-any-return]
+
+
 def evidence_of(
     analysis: Any, questions: Sequence[Question], *, k: int | None = None
 ) -> Evidence | None:
     """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts and its
     ``top_k`` unless ``k`` is given); None when the result has no chunks."""
-    if analysis.error is not None or not analysis.spans:
+    work = evidence_steps(analysis, questions, k=k)
+    while True:
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+
+
+SLICE = 8  # questions per step
+
+
+def evidence_steps(
+    analysis: Any, questions: Sequence[Question], *, k: int | None = None
+) -> Generator[None, None, Evidence | None]:
+    """``evidence_of`` in small steps (the chunk ranges, the BM25 index, then ``SLICE``
+    questions a step), for a page that runs one step per task; the generator's return
+    value is the Evidence. Each question's figures depend on it alone, so the slices give
+    exactly ``evidence_of``'s result."""
+    chunks = chunk_ranges(analysis)
+    if chunks is None:
         return None
-    chunks = analysis.__dict__.get("_evidence_chunks")
-    if chunks is None:  # kept on the analysis: the BM25 index serves every question set
-        chunks = ChunkRanges(analysis.spans)
-        analysis.__dict__["_evidence_chunks"] = chunks
-    return check_evidence(
-        analysis.text,
-        chunks,
-        questions,
-        k=analysis.settings.top_k if k is None else k,
-        tokens=analysis.chunk_tokens,
-    )
+    k = analysis.settings.top_k if k is None else k
+    text = analysis.text
+    if any(all(p.found for p in anchor(text, q)) for q in questions):  # retrieval needed
+        yield
+        yield from chunks.bm25_steps(text)
+    results: list[QuestionResult] = []
+    for first in range(0, len(questions), SLICE):
+        yield
+        part = questions[first : first + SLICE]
+        found = check_evidence(analysis.text, chunks, part, k=k, tokens=analysis.chunk_tokens)
+        results += found.results
+    return Evidence(k, tuple(results))

@@ -19,6 +19,7 @@ from ..engine.merge import Job, Sink
 from ..engine.sizer import CODE_POINTS, Sizer
 from ..engine.spans import Span
 from ..measures.damage import Damage, assess
+from ..modes.presets import GENERIC
 from ..sizing.tokens import token_sizer
 from ..text.documents import check_length
 from ..tokenizers import get_tokenizer
@@ -275,7 +276,9 @@ def analyse(
         return Analysis(text, settings, count, (), None, (), trade, error)
     spans = sink.spans
     summary = summarise(len(text), spans)
-    return Analysis(text, settings, count, tuple(spans), summary, _warnings(spans, settings), trade)
+    return Analysis(
+        text, settings, count, tuple(spans), summary, _warnings(text, spans, settings), trade
+    )
 
 
 def _result_error(text: str, count: int, max_chunks: int | None) -> ResultError | None:
@@ -402,23 +405,46 @@ def build_chunks(
     return tuple(chunks)
 
 
-def _warnings(spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
+def size_unit_name(settings: Settings) -> str:
+    """The unit chunk size counts in, in words: "code points" or "<tokenizer> tokens"."""
+    return "code points" if sizer_for(settings).per_code_point else f"{settings.tokenizer} tokens"
+
+
+def _warnings(text: str, spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
+    """Chunks over the chunk size, measured in its unit (code points or tokens)."""
     size = settings.chunk_size
-    long = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start > size]
+    sizer = sizer_for(settings)
+    if sizer.per_code_point:
+        long = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start > size]
+    else:
+        # a token holds at least one UTF-8 byte, so a span of n code points has at most
+        # 4n tokens: only longer spans are counted
+        long = [
+            (i, n)
+            for i, s in enumerate(spans)
+            if 4 * (s.end - s.start) > size and (n := sizer.length(text, s.start, s.end)) > size
+        ]
+    return _long_warnings(long, spans, settings)
+
+
+def _long_warnings(
+    long: list[tuple[int, int]], spans: Sequence[Span], settings: Settings
+) -> tuple[str, ...]:
     if not long:
         return ()
+    size = settings.chunk_size
+    unit = size_unit_name(settings)
+    shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
+    head = (
+        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} {unit} (index {shown}; "
+        f"the longest has {max(n for _i, n in long):,} {unit})"
+    )
     if settings.mode != "recursive":
         notes = sorted({s.meta.note for s in spans if s.meta and s.meta.note})
-        shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
+        return (head + (": " + "; ".join(notes) + "." if notes else "."),)
+    if settings.preset == GENERIC and "" not in settings.separators:
         return (
-            f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (index {shown}; the "
-            f"longest has {max(n for _i, n in long):,} code points)"
-            + (": " + "; ".join(notes) + "." if notes else "."),
+            head + ': no remaining separator could split them. Add the empty separator "" '
+            "as the last separator to allow splitting between single code points.",
         )
-    shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
-    return (
-        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} (index {shown}; the "
-        f"longest has {max(n for _i, n in long):,} code points): no remaining separator "
-        'could split them. Add the empty separator "" as the last separator to allow '
-        "splitting between single code points.",
-    )
+    return (head + ": no separator could split them further.",)

@@ -11,6 +11,7 @@ passes, and a row over the chunk limit costs a count only.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
@@ -97,22 +98,27 @@ def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
     ]
 
 
-def compare(
+def compare(text: str, settings: Settings, **options: Any) -> list[Row]:
+    """The comparison rows for ``text`` (``compare_rows``' options: ``known``, an analysis
+    of ``text`` already at hand, reused for the row with the same settings, and the
+    limits)."""
+    return list(compare_rows(text, settings, **options))
+
+
+def compare_rows(
     text: str,
     settings: Settings,
     *,
     known: Analysis | None = None,
     max_chunks: int | None = MAX_CHUNKS,
     max_code_points: int | None = MAX_CODE_POINTS,
-) -> list[Row]:
-    """The comparison rows for ``text``. ``known`` is an analysis of ``text`` already at
-    hand (the page's current result), reused for the row with the same settings."""
+) -> Iterator[Row]:
+    """``compare``'s rows one at a time, each split and assessed only when it is asked
+    for: the page computes one row per task, so no task holds seven splits."""
     mine = settings.record_settings()
-    rows = []
     for key, label, row in row_settings(settings):
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        rows.append(_row(key, label, row, row.record_settings() == mine, analysis, max_chunks))
-    return rows
+        yield _row(key, label, row, row.record_settings() == mine, analysis, max_chunks)
 
 
 def _analysed(
@@ -139,26 +145,27 @@ def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | 
     return known if known.settings.record_settings() == settings.record_settings() else None
 
 
-def damage_by_size(
+def damage_by_size(text: str, settings: Settings, **options: Any) -> list[Row]:
+    """The current splitter at each trade-off size (``comparison_sizes``): the damage a
+    size choice costs, for the trade-off chart. Rows are keyed by size; the options are
+    ``damage_by_size_rows``'."""
+    return list(damage_by_size_rows(text, settings, **options))
+
+
+def damage_by_size_rows(
     text: str,
     settings: Settings,
     *,
     known: Analysis | None = None,
     max_chunks: int | None = MAX_CHUNKS,
     max_code_points: int | None = MAX_CODE_POINTS,
-) -> list[Row]:
-    """The current splitter at each trade-off size (``comparison_sizes``): the damage a
-    size choice costs, for the trade-off chart. Rows are keyed by size."""
-    rows = []
+) -> Iterator[Row]:
+    """``damage_by_size``'s rows one at a time (one split and damage pass each)."""
     for size in comparison_sizes(settings.chunk_size, settings.overlap):
         row = settings.replace(chunk_size=size)
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        rows.append(
-            _row(
-                str(size), f"size {size:,}", row, size == settings.chunk_size, analysis, max_chunks
-            )
-        )
-    return rows
+        current = size == settings.chunk_size
+        yield _row(str(size), f"size {size:,}", row, current, analysis, max_chunks)
 
 
 def _row(

@@ -10,6 +10,8 @@ its label, choose a radio or an option by its label, press a button by its name,
 browse a file, open a share link; and reads what a person reads: a summary figure by its
 term, the records table, the preview, the readiness panel, downloads and the clipboard.
 It also records every request, console message, uncaught error, dialog and CSP violation.
+A test during which any open `App` logs a console error or an uncaught page error fails
+(`no_page_errors`), unless it is marked `page_errors_expected` (it provokes them).
 
 Waiting: the page sets `#app[data-state]` to "busy" when an edit schedules a recompute and
 to "ready" (or "error" after a bug) when the panels show its result. An init script logs
@@ -547,12 +549,37 @@ class App:
         ]
 
 
+OPEN_APPS: list[App] = []  # every App launched, for no_page_errors
+
+
 def launch_app(browser: Browser, base_url: str, **context_options: Any) -> App:
     """A new context (clipboard allowed unless overridden) and page, watched; not opened."""
     context_options.setdefault("permissions", CLIPBOARD)
     context = browser.new_context(**context_options)
     context.add_init_script(script=WATCH_SCRIPT)
-    return App(page=context.new_page(), base_url=base_url).watch()
+    app = App(page=context.new_page(), base_url=base_url).watch()
+    OPEN_APPS.append(app)
+    return app
+
+
+def _errors_logged(app: App) -> tuple[int, int]:
+    return len([m for m in app.console if m.type == "error"]), len(app.page_errors)
+
+
+@pytest.fixture(autouse=True)
+def no_page_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail the test if any App logged a console error or an uncaught error during it."""
+    before = {id(app): _errors_logged(app) for app in OPEN_APPS}
+    yield
+    if request.node.get_closest_marker("page_errors_expected"):
+        return
+    seen = []
+    for app in OPEN_APPS:
+        console, page = before.get(id(app), (0, 0))
+        errors = [m.text for m in app.console if m.type == "error"]
+        seen += errors[console:] + app.page_errors[page:]
+    if seen:
+        pytest.fail(f"the page logged errors during the test: {seen}")
 
 
 @pytest.fixture

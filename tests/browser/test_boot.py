@@ -9,6 +9,9 @@ from chunker_py import Settings, tradeoffs
 
 from .conftest import SAMPLE
 
+# they provoke console errors on purpose (refused requests, broken files, planted bugs)
+pytestmark = pytest.mark.page_errors_expected
+
 
 def test_page_boots_to_ready_with_every_other_origin_unreachable(new_app) -> None:
     """Offline apart from its own server: every request to any other origin is aborted

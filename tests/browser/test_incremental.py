@@ -74,8 +74,9 @@ def press_at(app: App, at: int, keys: str, *, select_to: int | None = None) -> N
 
 
 def map_on_screen(app: App, wanted: bool) -> None:
-    """Scroll so the Chunk map is on screen or not (the inputs column is sticky, so the
-    text area stays in view) and wait for the page to know it."""
+    """Scroll so the Chunk map is on screen or not and wait for the page to know it. The
+    settings column is sticky and scrolls on its own: the text area is scrolled into view
+    in it (as a person does after using a field further down, e.g. Source name)."""
     script = "() => window.ciChunkMap.onScreen()"
     if wanted:
         app.page.set_viewport_size({"width": 1280, "height": 1000})
@@ -83,6 +84,7 @@ def map_on_screen(app: App, wanted: bool) -> None:
     else:
         app.page.set_viewport_size({"width": 1280, "height": 500})
         app.page.evaluate("() => window.scrollTo(0, 0)")
+    app.source.evaluate("(el) => el.scrollIntoView({ block: 'nearest' })")
     app.page.wait_for_function(script if wanted else f"() => !({script})()")
     expect(app.source).to_be_in_viewport()
 

@@ -60,7 +60,7 @@ def expected_figures(text: str, settings: Settings) -> dict[str, str]:
         "Repeated": f"{summary.repeated:,}",
         "Edge characters omitted": f"{summary.omitted:,}",
         "Smallest": f"{summary.smallest:,}",
-        "Average": f"{summary.average:.1f}",
+        "Average": f"{summary.average:,.1f}",  # thousands grouped, as every figure
         "Largest": f"{summary.largest:,}",
     }
 

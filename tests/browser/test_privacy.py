@@ -44,6 +44,9 @@ from chunker_py import Settings, analyse, to_csv, to_jsonl
 
 from .conftest import SAMPLE, App, Server, launch_app
 
+# they provoke console errors on purpose (refused requests, broken files, planted bugs)
+pytestmark = pytest.mark.page_errors_expected
+
 
 @dataclass
 class Seen:

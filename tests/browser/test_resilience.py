@@ -20,6 +20,9 @@ from chunker_py import Settings, analyse
 
 from .conftest import App
 
+# they provoke console errors on purpose (refused requests, broken files, planted bugs)
+pytestmark = pytest.mark.page_errors_expected
+
 BASE = "Reset password. Keep backup codes.\n\nBackup codes work once each."
 TYPED = " Store them offline; support can reset 2FA"  # 40+ characters
 assert len(TYPED) >= 40

@@ -22,6 +22,9 @@ from chunker_py import Settings, analyse
 from sitebuild.policy import CSP
 from sitebuild.site import Site
 
+# they provoke console errors on purpose (refused, stale or corrupt snapshots)
+pytestmark = pytest.mark.page_errors_expected
+
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"

@@ -240,3 +240,55 @@ def test_k_beyond_the_chunk_count_retrieves_every_chunk(k: int) -> None:
     (r,) = check_evidence(text, spans, [question("beta", text, "beta")], k=k).results
     assert r.retrieval is not None
     assert len(r.retrieval.chunks) == min(k, 3) and r.retrieval.chunks[0] == 1
+
+
+def test_the_pages_small_steps_give_exactly_the_whole_check() -> None:
+    """``evidence_steps`` (a few questions a task, as the page runs it) equals one
+    ``check_evidence`` over every question."""
+    from chunker_py.measures.evidence import SLICE, evidence_of, evidence_steps
+
+    text = " ".join(f"Sentence {i} says rule {i % 7} holds." for i in range(120))
+    analysis = analyse(text, Settings(chunk_size=120, chunk_overlap=20))
+    asked = [
+        question(f"rule {i % 7} {i}?", text, f"Sentence {i} says") for i in range(3 * SLICE + 1)
+    ]
+    whole = check_evidence(
+        text, [s[:2] for s in analysis.spans], asked, tokens=analysis.chunk_tokens
+    )
+    steps = evidence_steps(analysis, asked)
+    count = 0
+    while True:
+        try:
+            next(steps)
+            count += 1
+        except StopIteration as done:
+            sliced = done.value
+            break
+    assert count == 1 + 4  # the index (one step: fewer than 250 chunks), then four slices
+    assert sliced == whole == evidence_of(analysis, asked)
+
+
+def test_no_index_is_built_when_no_question_is_in_the_text() -> None:
+    from chunker_py.measures.evidence import chunk_ranges, evidence_of
+
+    text = "alpha beta gamma " * 40
+    analysis = analyse(text, Settings(chunk_size=30, chunk_overlap=0))
+    found = evidence_of(analysis, [Question("z?", (Excerpt("zeta", 0, 4),))])
+    assert found is not None and found.summary()["unmatched"] == 1
+    ranges = chunk_ranges(analysis)
+    assert ranges is not None and ranges._bm25 is None
+    found = evidence_of(analysis, [question("beta?", text, "beta gamma")])
+    assert ranges._bm25 is not None and found is not None and found.results[0].matched
+
+
+def test_the_index_is_built_in_steps_of_250_chunks() -> None:
+    from chunker_py.measures.bm25 import BM25, bm25_tokens
+    from chunker_py.measures.evidence import ChunkRanges
+
+    text = "word " * 600
+    spans = [(i * 5, i * 5 + 4) for i in range(600)]
+    ranges = ChunkRanges(spans)
+    assert sum(1 for _ in ranges.bm25_steps(text)) == 2  # 600 chunks: 3 slices, 2 pauses
+    built = ranges.bm25(text)
+    reference = BM25([bm25_tokens(text[s:e]) for s, e in spans])
+    assert built.scores(["word"]) == reference.scores(["word"])

@@ -361,8 +361,17 @@ def test_written_jsonl_and_csv_equal_the_in_memory_downloads(mode: str) -> None:
         ("csv", to_csv(result, spreadsheet_safe=True)),
     ):
         out = io.BytesIO()
-        count = write_records(
-            io.BytesIO(text.encode()), settings, out, format=fmt, spreadsheet_safe=True
-        )
+        write_records(io.BytesIO(text.encode()), settings, out, format=fmt, spreadsheet_safe=True)
         assert out.getvalue().decode() == expected
-        assert count == len(result.chunks)
+
+
+def test_metadata_goes_before_source_and_settings() -> None:
+    text = "One. Two."
+    settings = Settings(chunk_size=5, chunk_overlap=0)
+    expected = []
+    for rec in in_memory(text, settings):
+        last = {key: rec.pop(key) for key in ("source", "settings")}
+        expected.append({**rec, "metadata": {"run": "7"}, **last})
+    got = list(iter_records(io.StringIO(text), settings, metadata={"run": "7"}))
+    assert got == expected
+    assert [list(r)[-3:] for r in got] == [["metadata", "source", "settings"]] * len(got)
