@@ -133,18 +133,28 @@ def new_build(copy: Path) -> str:
     return new
 
 
-def test_after_a_first_visit_it_reloads_and_splits_with_the_server_stopped(
-    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path]
-) -> None:
-    root = copy_site()
-    host = hosts(root)
+def assert_cache_holds_exactly(app: App, host: Host) -> list[str]:
+    """One cache, named by the page's build, holding every file of the served build."""
+    cached = app.page.evaluate(CACHED)
+    assert list(cached) == [f"chunk-inspector-{page_id(app)}"], list(cached)
+    urls: list[str] = next(iter(cached.values()))
+    assert sorted(urls) == sorted(host.url + name for name in build_files(host.root))
+    return urls
+
+
+def first_visit(apps: Callable[..., App], host: Host) -> App:
     app = apps(host.url)
     app.open().wait_ready()
     wait_saved(app)
-    cached = app.page.evaluate(CACHED)
-    assert list(cached) == [f"chunk-inspector-{page_id(app)}"], cached
-    urls = next(iter(cached.values()))
-    assert sorted(urls) == sorted(host.url + name for name in build_files(root))
+    return app
+
+
+def test_after_a_first_visit_it_reloads_and_splits_with_the_server_stopped(
+    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path]
+) -> None:
+    host = hosts(copy_site())
+    app = first_visit(apps, host)
+    assert_cache_holds_exactly(app, host)
     online = split_at(app, "120")
 
     host.stop()
@@ -160,11 +170,8 @@ def test_after_a_first_visit_it_reloads_and_splits_with_the_server_stopped(
 def test_a_new_build_replaces_the_cached_one(
     apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path]
 ) -> None:
-    first = copy_site()
-    host = hosts(first)
-    app = apps(host.url)
-    app.open().wait_ready()
-    wait_saved(app)
+    host = hosts(copy_site())
+    app = first_visit(apps, host)
     old_id = page_id(app)
 
     second = copy_site()
@@ -176,10 +183,7 @@ def test_a_new_build_replaces_the_cached_one(
     new_id = page_id(app)
     assert new_id != old_id
     wait_saved(app)
-    cached = app.page.evaluate(CACHED)
-    assert list(cached) == [f"chunk-inspector-{new_id}"], list(cached)
-    urls = cached[f"chunk-inspector-{new_id}"]
-    assert sorted(urls) == sorted(host.url + name for name in build_files(second))
+    urls = assert_cache_holds_exactly(app, host)  # the old build's cache is gone
     assert any(f"/static/{folder}/" in url for url in urls)
 
     host.stop()
