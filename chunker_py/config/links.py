@@ -100,6 +100,15 @@ def _settings_from_values(values: dict[str, str], notes: list[str]) -> Settings:
         try:
             chosen[key] = FIELDS[key].read(raw)
         except SettingError as exc:
+            if key == "tokenizer" and raw.startswith("file:"):
+                # a tokenizer.json never travels in a link, only its name does
+                default = FIELDS["tokenizer"].default
+                notes.append(
+                    f"The link counts tokens with the file {raw[5:][:80]!r}, which is not "
+                    f"loaded here: load it again under Tokenizer (--tokenizer-file in the "
+                    f"command line). Counting with {default} meanwhile."
+                )
+                continue
             notes.append(
                 f"Ignored {link_key} from the link: {exc.message} Using the default instead."
             )

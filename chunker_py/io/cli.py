@@ -30,8 +30,7 @@ from ..engine.limits import (
 )
 from ..measures.evidence import Question
 from ..modes.registry import MODES
-from ..tokenizers import add_tokenizer_json, get_tokenizer
-from ..tokenizers.hf import check_tokenizer_size
+from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer
 from .cluster import cut_on_dask
 from .corpus import FORMATS, Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
