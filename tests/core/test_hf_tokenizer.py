@@ -588,3 +588,16 @@ def test_a_second_file_of_the_same_name_gets_its_own_tokenizer() -> None:
     assert first == again == "file:tokenizer.json"
     assert second == "file:tokenizer.json (2)"
     assert get_tokenizer(first).count("Hello WORLD") != get_tokenizer(second).count("Hello WORLD")
+
+
+def test_the_golden_file_of_small_tokenizers_is_what_tokenizers_says() -> None:
+    """tests/data/hf_golden.json, which the Pyodide run compares the reader with."""
+    from .hf_golden import HF_GOLDEN, reference_results
+
+    stored = json.loads(HF_GOLDEN.read_text("utf-8"))
+    assert len(stored) >= 6
+    for family, entry in stored.items():
+        counts, ends = reference_results(json.dumps(entry["tokenizer.json"]))
+        assert (counts, ends) == (entry["counts"], entry["ends"]), (
+            f"{family}: regenerate with `python -m tests.core.hf_golden` and review the diff"
+        )

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from chunker_py.tokenizers.hf import load_tokenizer_json
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,3 +31,20 @@ def test_the_real_bert_file_counts_and_ends_as_the_golden_references() -> None:
         if tokenizer.count(text) != count or tokenizer.token_ends(text) != end
     ]
     assert not wrong, f"{len(wrong)} of {len(texts)} differ: {wrong[:5]}"
+
+
+HF = json.loads((ROOT / "tests" / "data" / "hf_golden.json").read_text("utf-8"))
+
+
+@pytest.mark.parametrize("family", HF)
+def test_small_trained_files_count_and_end_as_their_golden_references(family: str) -> None:
+    """tests/data/hf_golden.json (from tests/core/hf_golden.py; test_hf_tokenizer.py ties
+    it to `tokenizers`): each small trained file on the golden corpus."""
+    entry = HF[family]
+    tokenizer = load_tokenizer_json(json.dumps(entry["tokenizer.json"]), family)
+    wrong = [
+        text[:40]
+        for text, count, end in zip(GOLDEN["texts"], entry["counts"], entry["ends"], strict=True)
+        if tokenizer.count(text) != count or tokenizer.token_ends(text) != end
+    ]
+    assert not wrong, f"{len(wrong)} of {len(GOLDEN['texts'])} differ: {wrong[:5]}"
