@@ -90,7 +90,8 @@ def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[st
 def report(name: str, f: dict[str, float]) -> None:
     print(
         f"{name}:\n"
-        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, x{f['load'] / f['load ref']:.0f})\n"
+        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, "
+        f"x{f['load'] / f['load ref']:.0f})\n"
         f"  20k cold {f['cold 20k']:.1f} ms (tokenizers {f['cold 20k ref']:.2f} ms, "
         f"x{f['cold 20k'] / f['cold 20k ref']:.0f}); warm edit {f['warm edit']:.2f} ms "
         f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode)\n"

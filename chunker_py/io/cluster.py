@@ -152,7 +152,7 @@ def cut_on_dask(
                 jobs,  # type: ignore[arg-type]  # a FileTask stands for its Task here
                 run,  # type: ignore[arg-type]  # the run's key stands for its Output
                 _OnDask(client),
-                ahead=ahead or 4 * workers,
+                ahead=ahead or 8 * workers,  # enough in flight to hide the round trips
                 cutter=cut_file,  # type: ignore[arg-type]
             )
         finally:

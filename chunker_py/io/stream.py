@@ -55,7 +55,7 @@ from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.fields import read_whole
 from ..modes.recursive import _separators
 from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
-from ..text.sentences import abbreviation_set, sentence_spans
+from ..text.sentences import sentence_spans
 from .corpus import Output, Task
 from .corpus import _metadata as file_metadata
 from .records import CSV_HEADER, _csv_row, json_line, record, record_id
@@ -414,7 +414,9 @@ def _recursive_seam(buffer: str, settings: Settings) -> int:
 
 def _sentence_seam(buffer: str, settings: Settings) -> int:
     sentences = sentence_spans(
-        buffer, abbreviations=abbreviation_set(settings.get("abbreviations"))
+        buffer,
+        abbreviations=settings.get("abbreviations"),
+        language=settings.get("sentence_language"),
     )
     if len(sentences) >= 2:
         return sentences[-1][0]

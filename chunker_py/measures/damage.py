@@ -209,13 +209,15 @@ class _Table:
         return not holds and self.header_text not in prefix
 
 
-def _edges(index: TextIndex, abbreviations: tuple[str, ...]) -> tuple[set[int], set[int]]:
+def _edges(
+    index: TextIndex, abbreviations: tuple[str, ...], language: str
+) -> tuple[set[int], set[int]]:
     """Positions where a chunk may end (sentence and block ends) and start, per text."""
-    key = ("damage-edges", abbreviations)
+    key = ("damage-edges", abbreviations, language)
     found: tuple[set[int], set[int]] | None = index.memo.get(key)
     if found is None:
         outline = markdown_outline(index)
-        units = sentences(index, abbreviations)
+        units = sentences(index, abbreviations, language)
         found = index.memo[key] = (
             {e for _s, e in units} | outline.ends,
             {s for s, _e in units} | outline.starts,
@@ -245,7 +247,9 @@ def assess(
 ) -> Damage:
     """The damage of ``spans`` (nonempty, in source order) over ``text``."""
     outline = markdown_outline(index)
-    ends_ok, starts_ok = _edges(index, tuple(settings.get("abbreviations")))
+    ends_ok, starts_ok = _edges(
+        index, tuple(settings.get("abbreviations")), settings.get("sentence_language")
+    )
     graphemes = _graphemes(index)
     n, size, last = len(text), settings.chunk_size, len(spans) - 1
 

@@ -145,11 +145,12 @@ def _analysed(
 
 def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | None:
     """``known`` when it is the result of ``settings`` on ``text`` (the fields the mode
-    uses, and the abbreviations, which the damage figures use in every mode)."""
+    uses, and the sentence settings, which the damage figures use in every mode)."""
     if known is None or known.text != text:
         return None
-    if known.settings.get("abbreviations") != settings.get("abbreviations"):
-        return None
+    for key in ("abbreviations", "sentence_language"):
+        if known.settings.get(key) != settings.get(key):
+            return None
     return known if known.settings.record_settings() == settings.record_settings() else None
 
 

@@ -3,9 +3,10 @@
 Installs pure-Python wheels of pytest, Hypothesis, the runtime dependencies and wcwidth (the
 grapheme tests' reference) for Pyodide's Python into ``.cache/pyodide-site`` (once), then
 starts ``run_core_tests.mjs``. LangChain (which needs compiled extensions), the reference
-tokenizers (tiktoken, HF tokenizers) and subprocess-based tests are left out: they run in
-CPython. The tokenizers' data files are read from chunker_py/_data/ in the mounted
-repository, so build them first (``python build.py``).
+tokenizers (tiktoken, HF tokenizers), the reference sentence segmenters (pySBD, sentencex),
+the table generators and subprocess-based tests are left out: they run in CPython. The
+tokenizers' data files are read from chunker_py/_data/ in the mounted repository, so build
+them first (``python build.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,11 @@ DEFAULT_ARGS = [
     # the corpus command line: folders, processes, a terminal, PyYAML as the reference
     "--ignore=tests/core/corpus",
     "--ignore=tests/core/evidence/test_bm25_reference.py",  # rank_bm25 needs NumPy
+    "--ignore=tests/core/test_hf_tokenizer.py",  # HF tokenizers and regex are native
+    "--ignore=tests/core/cluster",  # a Dask cluster: worker processes and sockets
+    "--ignore=tests/core/stream/test_stream_cli.py",  # the command line, as tests/core/corpus
+    "--ignore=tests/core/sentences/test_sentence_references.py",
+    "--ignore=tests/core/sentences/test_sentence_tables.py",
     "-q",
 ]
 
