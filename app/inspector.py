@@ -46,6 +46,7 @@ from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
 from records import Records
 from source import Source
+from tokenizer_file import TokenizerFile
 
 import chunker_py
 from chunker_py import (
@@ -104,6 +105,7 @@ class Page:
         share_whitespace_symbols()
         self._read_link()
         self.source.wire()
+        TokenizerFile(self.changed).wire()
         settings.wire(self.changed)
         self.preview.wire()
         self.records.wire()

@@ -1,7 +1,7 @@
 """Sentence boundaries against pySBD and sentencex in the same run (CPython), and their
 accuracy on the same cases.
 
-    python bench/bench_sentences.py [--quick] [--accuracy]
+    python bench/bench_sentences.py [--quick] [--accuracy] [--pyodide]
 
 Speed: 20,000 code points of English prose (the user guide, repeated), of Chinese and
 Japanese text, and of Markdown (the README, repeated); ours is ``sentence_spans`` on a new
@@ -9,6 +9,10 @@ string each time (so the automatic language is chosen again, as on a keystroke),
 ``Segmenter(clean=False, char_span=True)`` (spans, as ours), sentencex is ``segment``.
 Times are CPU time (they hold on a busy machine), the best of several runs; the ratios
 are the references' time over ours.
+
+``--pyodide`` times ours and pySBD inside Node's Pyodide instead (wall time: one thread):
+pySBD and the core's dependencies (pure Python) are installed into ``.cache/pyodide-bench``
+once; ``node_modules`` must hold Pyodide (``python build.py`` installs it).
 
 Accuracy (``--accuracy``): the share of cases whose sentences all three find exactly as
 expected, per source: the rule tables of tests/core/sentences/test_sentence_rules.py and
@@ -96,6 +100,57 @@ def speed(quick: bool) -> None:
         )
 
 
+SITE = ROOT / ".cache" / "pyodide-bench"
+
+
+def wall(fn: Callable[[], object], repeat: int) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def measure_in_pyodide() -> dict[str, list[float]]:
+    """Run inside Pyodide by bench_sentences_runner.mjs: ours and pySBD per case, seconds."""
+    import pysbd
+
+    out = {}
+    for name, (text, language) in texts().items():
+        segmenter = pysbd.Segmenter(language=language, clean=False, char_span=True)
+        fresh = [text[:-1] + text[-1] for _ in range(20)]
+        ours_s = wall(lambda fresh=fresh: sentence_spans(fresh.pop()), 15)
+        pysbd_s = wall(lambda s=segmenter, t=text: s.segment(t), 2)
+        out[name] = [ours_s, pysbd_s]
+    return out
+
+
+def speed_in_pyodide() -> None:
+    import subprocess
+
+    pins = dict(
+        line.split("==", 1)
+        for line in (ROOT / "requirements-test.txt").read_text().splitlines()
+        if "==" in line and not line.startswith("#")
+    )
+    if not (SITE / "pysbd").is_dir():
+        wanted = [f"{name}=={pins[name]}" for name in ("pysbd", "markdown-it-py", "mdurl")]
+        subprocess.run(
+            [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
+             str(SITE), *wanted],
+            check=True,
+        )  # fmt: skip
+    runner = ROOT / "bench" / "bench_sentences_runner.mjs"
+    done = subprocess.run(
+        ["node", str(runner), str(ROOT), str(SITE)], capture_output=True, text=True, check=True
+    )
+    results = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"{'case (Pyodide)':22} {'ours ms':>8} {'pySBD ms':>9} {'pySBD/ours':>11}")
+    for name, (ours_s, pysbd_s) in results.items():
+        print(f"{name:22} {ours_s * 1e3:8.2f} {pysbd_s * 1e3:9.1f} {pysbd_s / ours_s:10.0f}x")
+
+
 def rule_cases() -> list[tuple[str, str, list[str]]]:
     """(family, text, expected) of the rule tables (user abbreviations left out)."""
     sys.path.insert(0, str(ROOT / "tests" / "core" / "sentences"))
@@ -157,7 +212,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs")
     parser.add_argument("--accuracy", action="store_true", help="also the accuracy table")
+    parser.add_argument("--pyodide", action="store_true", help="time inside Pyodide instead")
     args = parser.parse_args()
+    if args.pyodide:
+        speed_in_pyodide()
+        return
     speed(args.quick)
     if args.accuracy:
         print()

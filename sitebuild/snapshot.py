@@ -53,6 +53,20 @@ SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.unicode_classes",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
+    # the tokenizer.json reader (issue 24): its package imports nothing until first use
+    *(
+        f"chunker_py.tokenizers.hf.{name}"
+        for name in (
+            "forms",
+            "models",
+            "normalizers",
+            "pre_tokenizers",
+            "precompiled",
+            "tables",
+            "tokenizer",
+            "unicode_data",
+        )
+    ),
 )
 
 

@@ -19,7 +19,6 @@ from ..engine.merge import Job, Sink
 from ..engine.sizer import CODE_POINTS, Sizer
 from ..engine.spans import Span
 from ..measures.damage import Damage, assess, text_facts
-from ..modes.presets import GENERIC
 from ..sizing.tokens import token_sizer
 from ..text.documents import check_length
 from ..tokenizers import get_tokenizer
@@ -447,12 +446,9 @@ def _long_warnings(
         f"{len(long):,} chunk(s) exceed the chunk size of {size:,} {unit} (index {shown}; "
         f"the longest has {max(n for _i, n in long):,} {unit})"
     )
-    if settings.mode != "recursive":
+    explain = settings.mode_info.over_size
+    if explain is not None:  # the mode says why (its chunks carry no note)
+        notes = [explain(settings.options())]
+    else:
         notes = sorted({s.meta.note for s in spans if s.meta and s.meta.note})
-        return (head + (": " + "; ".join(notes) + "." if notes else "."),)
-    if settings.preset == GENERIC and "" not in settings.separators:
-        return (
-            head + ': no remaining separator could split them. Add the empty separator "" '
-            "as the last separator to allow splitting between single code points.",
-        )
-    return (head + ": no separator could split them further.",)
+    return (head + (": " + "; ".join(notes) + "." if notes else "."),)

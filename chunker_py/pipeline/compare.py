@@ -19,7 +19,7 @@ from typing import Any
 from ..config.settings import Settings
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage
-from ..modes.presets import GENERIC
+from ..modes.registry import comparison_rows
 from .analysis import Analysis, analyse, comparison_sizes, sizer_for
 
 
@@ -74,27 +74,19 @@ class Row:
 
 
 def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
-    """(key, label, settings) of every comparison row, in the table's order."""
+    """(key, label, settings) of every comparison row (the modes' ``compare_rows``), in the
+    table's order."""
     size = settings.chunk_size
     overlap = settings.chunk_overlap if settings.chunk_overlap < size else size // 5
     base = settings.replace(chunk_overlap=overlap)
+    overlaps = {"current": overlap, "none": 0, "some": overlap or size // 5}
     return [
-        ("recursive", "Recursive (generic)", base.replace(mode="recursive", preset=GENERIC)),
         (
-            "recursive-markdown",
-            "Recursive (Markdown preset)",
-            base.replace(mode="recursive", preset="markdown"),
-        ),
-        ("markdown", "Markdown structure", base.replace(mode="markdown")),
-        ("sentence", "Sentence", base.replace(mode="sentence")),
-        ("fixed", "Fixed (overlap 0)", base.replace(mode="fixed", chunk_overlap=0)),
-        (
-            "fixed-overlap",
-            "Fixed with overlap",
-            base.replace(mode="fixed", chunk_overlap=overlap or size // 5),
-        ),
-        # seed 004's token window: the same size and overlap, counted in tokens
-        ("token-window", "Token window", base.replace(mode="token-window")),
+            row.key,
+            row.label,
+            base.replace(mode=mode.name, chunk_overlap=overlaps[row.overlap], **dict(row.options)),
+        )
+        for mode, row in comparison_rows()
     ]
 
 

@@ -128,7 +128,6 @@ _MARKER = (
 _MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
 # (Patterns that start with one class are found fast: "\r\n" is found at its "\n".)
 _LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*(?={_MARKER}[^\S\r\n])")
-_INLINE_BULLET = re.compile(rf"(?P<at>[{_BULLETS}])(?<=\s[{_BULLETS}])(?=\s|[0-9])")
 # An inline list marker: its end (". ", ") ", ".) ") is found first, the value before it
 # then checked, since a scan that starts at every word would cost a millisecond a page.
 _MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
@@ -139,7 +138,7 @@ _ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ
 _MARKER_LAST = frozenset("0123456789ivx")
 _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
 _LIST_REACH = 2000  # how far an inline list's items may stand from its second one
-_SECOND_MARKER = re.compile(r"(?:2|b|ii)(?:\.\)|[.)])(?=\s)")
+_SECOND_MARKER = re.compile(r"([2bi]i?)[.)]\)?(?=\s)")  # one class first: found fast
 _CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
 _STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
@@ -620,8 +619,8 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[in
     found: list[int] = []
     if ("\n" in text or "\r" in text) and _LINE_ITEM.search(text, start, end):
         found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
-    if not ascii_only and any(bullet in text for bullet in _BULLETS):
-        found += [m.start("at") for m in _INLINE_BULLET.finditer(text, start, end)]
+    if not ascii_only:
+        found += _inline_bullets(text, start, end)
     if ". " in text or ") " in text:
         for first, last in _inline_list_windows(text, start, end):
             markers = _inline_markers(text, start, first, last)
@@ -634,6 +633,23 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[in
     return found
 
 
+def _inline_bullets(text: str, start: int, end: int) -> list[int]:
+    """Bullets after white space and before white space or a digit, mid-line or not
+    (found with ``str.find``, far faster than a pattern on text beyond Latin-1)."""
+    found: list[int] = []
+    for bullet in _BULLETS:
+        at = text.find(bullet, start, end)
+        while at >= 0:
+            if (
+                at > start
+                and text[at - 1].isspace()
+                and (at + 1 == end or text[at + 1].isspace() or text[at + 1] in _DIGITS)
+            ):
+                found.append(at)
+            at = text.find(bullet, at + 1, end)
+    return found
+
+
 def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """Stretches of the range that may hold an inline list: around each second list
     marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
@@ -641,7 +657,7 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     windows: list[tuple[int, int]] = []
     for hit in _SECOND_MARKER.finditer(text, start, end):
         at = hit.start()
-        if at > start and text[at - 1] in " \t":
+        if hit.group(1) in ("2", "b", "ii") and at > start and text[at - 1] in " \t":
             first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
             if windows and first <= windows[-1][1]:
                 windows[-1] = (windows[-1][0], last)

@@ -7,21 +7,16 @@ keeps the names the other layers import and the per-text cache.
 
 from __future__ import annotations
 
-from ..engine.index import TextIndex
+from ..engine.index import TextIndex, per_text
 from .segmenter import LANGUAGES, detect_language, normalise_abbreviation, sentence_spans
 
 __all__ = ["LANGUAGES", "detect_language", "normalise_abbreviation", "sentence_spans", "sentences"]
 
 
+@per_text
 def sentences(
     index: TextIndex, abbreviations: tuple[str, ...], language: str = "auto"
 ) -> list[tuple[int, int]]:
     """The text's sentences, cached per text, abbreviation list and language (Sentence
     mode and the damage figures share them)."""
-    key = ("sentences", abbreviations, language)
-    found: list[tuple[int, int]] | None = index.memo.get(key)
-    if found is None:
-        found = index.memo[key] = sentence_spans(
-            index.text, abbreviations=abbreviations, language=language
-        )
-    return found
+    return sentence_spans(index.text, abbreviations=abbreviations, language=language)
