@@ -7,6 +7,7 @@ counts, sizes in its tokens, and the JSONL download equals ``python -m chunker_p
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import FIELDS, add_tokenizer_json, analyse, settings_from_fragment
+from chunker_py import FIELDS
 
 from ..core.token_references import TOKENIZER_JSON
 from .conftest import App
@@ -48,12 +49,7 @@ def test_a_loaded_tokenizer_json_counts_sizes_and_downloads_as_the_cli(
     expect(app.readiness_status()).to_have_text("Ready")
     fragment = app.page.evaluate("() => location.hash")
     assert f"tok=file%3A{FILE_NAME}" in fragment  # named, never carried
-    add_tokenizer_json(TOKENIZER_JSON.read_bytes(), FILE_NAME)  # as the page did
-    settings, notes = settings_from_fragment(fragment)
-    assert notes == [] and settings.tokenizer == f"file:{FILE_NAME}"
     counts = app.token_counts()
-    assert counts != before
-    assert counts == [str(t) for t in analyse(TEXT, settings).tokens]
     _, data = app.download("Download JSONL")
     document = tmp_path / "notes.md"
     document.write_bytes(TEXT.encode("utf-8"))
@@ -64,6 +60,10 @@ def test_a_loaded_tokenizer_json_counts_sizes_and_downloads_as_the_cli(
          "--size-unit", "tokens", "--tokenizer-file", str(tokenizer_file)],
         capture_output=True, cwd=ROOT, check=True,
     )  # fmt: skip
+    records = [json.loads(line) for line in cli.stdout.splitlines()]
+    assert counts != before
+    assert counts == [str(r["tokens"]) for r in records]
+    assert all(r["settings"]["tokenizer"] == f"file:{FILE_NAME}" for r in records)
     assert data == cli.stdout
 
 
