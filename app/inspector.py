@@ -46,6 +46,7 @@ from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
 from records import Records
 from source import Source
+from tokenizer_file import TokenizerFile
 
 import chunker_py
 from chunker_py import (
@@ -104,6 +105,7 @@ class Page:
         share_whitespace_symbols()
         self._read_link()
         self.source.wire()
+        TokenizerFile(self.changed).wire()
         settings.wire(self.changed)
         self.preview.wire()
         self.records.wire()
@@ -212,6 +214,9 @@ class Page:
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
+            # damage's text facts (Markdown parse, sentences) one task each, then damage
+            facts = result.damage_steps()
+            steps.extend([lambda: next(facts, None)] * 3)
             steps.append(lambda: self._damage(result))
             # issue 19: a few questions per task, after the other steps' first task
             steps.append(lambda: self._drive(generation, self.evidence.work(result)))

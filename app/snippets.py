@@ -13,17 +13,6 @@ from chunker_py import FIELDS, MODES, Settings
 
 DOCUMENT = "document.txt"
 
-# Why a mode has no exact LangChain equivalent (shown instead of a LangChain snippet).
-NO_LANGCHAIN = {
-    "fixed": "LangChain has no splitter that cuts fixed windows of code points "
-    "(CharacterTextSplitter merges pieces at one separator; TokenTextSplitter counts "
-    "tokens).",
-    "markdown": "LangChain's Markdown splitters cut at headings but do not pack whole "
-    "CommonMark blocks up to a size as Markdown structure does.",
-    "sentence": "LangChain's sentence splitters (NLTK, spaCy) use other sentence rules "
-    "than Sentence mode.",
-}
-
 
 def _used(settings: Settings) -> list[str]:
     """The fields that take part in the result, in FIELDS order (source name last)."""
@@ -37,10 +26,9 @@ def cli_command(settings: Settings, document: str = DOCUMENT) -> str:
     means the same if a default ever changes; mode options only when they differ.
     """
     words = ["python", "-m", "chunker_py", document]
-    always = {"mode", "chunk_size", "chunk_overlap", "edges"}
     for key in _used(settings):
         field, value = FIELDS[key], settings.get(key)
-        if key not in always and value == field.default:
+        if not field.always_written and value == field.default:
             continue
         if field.kind == "flag":
             words.append(field.flag)
@@ -53,10 +41,9 @@ def cli_command(settings: Settings, document: str = DOCUMENT) -> str:
 
 def _settings_call(settings: Settings) -> str:
     args = []
-    always = ("mode", "chunk_size", "chunk_overlap", "edges")
     for key in _used(settings):
         value = settings.get(key)
-        if key not in always and value == FIELDS[key].default:
+        if not FIELDS[key].always_written and value == FIELDS[key].default:
             continue
         args.append(f"{key}={value!r}")
     if settings.source_name:
@@ -124,10 +111,7 @@ for chunk in splitter.split_text(text):
 
 def langchain_note(settings: Settings) -> str:
     """One sentence on what the LangChain snippet is, or why there is none."""
-    if settings.mode == "recursive":
-        return (
-            "LangChain: RecursiveCharacterTextSplitter gives exactly these chunk texts "
-            "(it does not report offsets)."
-        )
-    reason = NO_LANGCHAIN.get(settings.mode, "LangChain has no splitter that matches it.")
-    return f"No exact LangChain equivalent for {MODES[settings.mode].label}: {reason}"
+    mode = MODES[settings.mode]
+    if mode.langchain_exact:
+        return mode.langchain
+    return f"No exact LangChain equivalent for {mode.label}: {mode.langchain}"

@@ -1,6 +1,7 @@
 """Boot cost of the page against bare Pyodide, cold and warm, in headless Debian Chromium.
 
     python bench/bench_boot.py [--runs 5] [--settle 5000] [--http-gzip]
+                               [--mbit 10 --latency 40 --offline]
 
 Pages, all served by sitebuild's make_server (same headers, same CSP) from one temporary build:
 
@@ -18,6 +19,13 @@ measures a cache that real visitors have). The time is performance.now() in the 
 it is done, i.e. from navigation start. Runs alternate between the pages so that machine
 load affects all alike; the ratios to bare are the figures to compare across machines.
 
+A throttled host (``--mbit N``): one token bucket of N Mbit/s shared by every connection,
+``--latency`` ms before each response, compression as sitebuild's server sends it (brotli
+or gzip from the precompressed copies, as a good static host does). ``--offline`` adds a
+third visit with the host down (every request answered by closing the connection) after
+the page's service worker has stored the build: "offline" is that reload's time, or
+"fails". With the service worker the warm (repeat) visit is served from its cache.
+
 Bytes: the files a cold load requested, raw (as sitebuild's make_server sends them) and as a
 gzip-compressing host would send them (each response gzip -6, already-gzipped files as
 they are). Results: bench/results/boot.json.
@@ -26,6 +34,7 @@ they are). Results: bench/results/boot.json.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gzip
 import http.server
 import json
@@ -34,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -45,6 +55,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import BrowserContext, Playwright, sync_playwright  # noqa: E402
+from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from sitebuild.serve import SiteHandler  # noqa: E402
@@ -91,15 +102,33 @@ def snapshot_url(page: Any) -> str:
     return url
 
 
-def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, Any]:
+def boot_once(
+    context: BrowserContext,
+    url: str,
+    settle_ms: int,
+    timeout_ms: int = 120_000,
+    host: type[Throttled] | None = None,
+) -> dict[str, Any]:
+    before = host.sent if host is not None else 0
     page = context.new_page()
-    page.goto(url)
-    # wait_for_selector, not wait_for_function: the page's CSP refuses Playwright's eval.
-    page.wait_for_selector("html[data-booted]", state="attached", timeout=120_000)
+    try:
+        page.goto(url)
+        # wait_for_selector, not wait_for_function: the page's CSP refuses Playwright's eval.
+        page.wait_for_selector("html[data-booted]", state="attached", timeout=timeout_ms)
+    except PlaywrightError:
+        page.close()
+        return {"ms": None, "boot": None, "urls": [], "marks": {}}
+    # the host's bytes (as sent: compressed, headers aside) up to the first result
+    wire = (host.sent - before) if host is not None else None
     ms = page.evaluate("window.__bootMs")
     path = page.evaluate("document.getElementById('app')?.dataset.boot ?? null")
     if settle_ms:
         page.wait_for_timeout(settle_ms)
+    if page.locator("#offline-status").count():
+        # the service worker stores the build after the first result: a repeat visit
+        # (and the offline one) is served from its cache once it has
+        with contextlib.suppress(PlaywrightError):  # no worker here: nothing to wait for
+            page.wait_for_selector('#offline-status[data-offline="ready"]', timeout=300_000)
     # The page's own requests; plus the snapshot, which snapshot.js's worker fetches (a
     # worker's requests are not in the page's timeline).
     resources = page.evaluate(
@@ -114,10 +143,12 @@ def boot_once(context: BrowserContext, url: str, settle_ms: int) -> dict[str, An
         ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
     )
     page.close()
-    return {"ms": ms, "boot": path, "urls": resources, "marks": marks}
+    return {"ms": ms, "boot": path, "urls": resources, "marks": marks, "wire": wire}
 
 
-def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
+def measure(
+    driver: Playwright, url: str, settle_ms: int, host: type[Throttled] | None = None
+) -> dict[str, Any]:
     # A persistent profile has a disk cache, like a real browser; an incognito context's
     # memory cache is too small to keep the 9.6 MB pyodide.asm.wasm, so "warm" would
     # download it again.
@@ -126,12 +157,22 @@ def measure(driver: Playwright, url: str, settle_ms: int) -> dict[str, Any]:
             profile, executable_path=CHROMIUM, args=ARGS, headless=True
         )
         context.add_init_script(READY_PROBE)
-        cold = boot_once(context, url, settle_ms)
-        warm = boot_once(context, url, 0)
+        cold = boot_once(context, url, settle_ms, host=host)
+        warm = boot_once(context, url, 0, host=host)
+        offline = None
+        if host is not None:
+            host.down = True
+            try:
+                offline = boot_once(context, url, 0, timeout_ms=60_000)["ms"]
+            finally:
+                host.down = False
         context.close()
     return {
         "cold": cold["ms"],
         "warm": warm["ms"],
+        "offline": offline,
+        "wire_cold": cold["wire"],
+        "wire_warm": warm["wire"],
         "boot": cold["boot"],
         "urls": cold["urls"],
         "marks_cold": cold["marks"],
@@ -154,6 +195,51 @@ class GzipSnapshotHandler(SiteHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         return _Body(data)
+
+
+class Bucket:
+    """One token bucket (bytes per second) shared by every connection of the host."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.lock = threading.Lock()
+        self.free_at = time.monotonic()
+
+    def take(self, size: int) -> None:
+        with self.lock:
+            start = max(self.free_at, time.monotonic())
+            self.free_at = start + size / self.rate
+            wait = self.free_at - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+
+
+class Throttled(GzipSnapshotHandler):
+    """The host over a slow link: ``bucket`` shared, ``latency`` s before each response;
+    ``down`` closes every connection without an answer (the host is gone)."""
+
+    bucket: Bucket | None = None
+    latency = 0.0
+    down = False
+    sent = 0  # body bytes sent, all connections
+
+    def send_head(self) -> Any:
+        if type(self).down:
+            self.close_connection = True
+            return None
+        time.sleep(self.latency)
+        return super().send_head()
+
+    def send_error(self, *args: Any, **kwargs: Any) -> None:
+        if not type(self).down:
+            super().send_error(*args, **kwargs)
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        while chunk := source.read(16_384):
+            if self.bucket is not None:
+                self.bucket.take(len(chunk))
+            outputfile.write(chunk)
+            type(self).sent += len(chunk)
 
 
 class _Body:
@@ -197,11 +283,15 @@ def add_variants(site: Site, http_gzip: bool) -> None:
 class Served:
     url: str  # "http://127.0.0.1:PORT/"
     root: Path
+    host: type[Throttled] | None = None  # set when the host can be throttled or downed
 
 
 @contextmanager
 def served_site(
-    prepare: Callable[[Site], None] | None = None, http_gzip: bool = False
+    prepare: Callable[[Site], None] | None = None,
+    http_gzip: bool = False,
+    mbit: float = 0,
+    latency_ms: float = 0,
 ) -> Iterator[Served]:
     """Build the site (plus bare.html and the variant copies) into a temporary folder and
     serve it. ``prepare`` may alter the built site before the copies are made."""
@@ -212,14 +302,18 @@ def served_site(
         if prepare is not None:
             prepare(site)
         add_variants(site, http_gzip)
+        host = type(
+            "Host",
+            (Throttled,),
+            {"bucket": Bucket(mbit * 1e6 / 8) if mbit else None, "latency": latency_ms / 1000},
+        )
         server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0),
-            lambda *a, **k: GzipSnapshotHandler(*a, directory=str(site.root), **k),
+            ("127.0.0.1", 0), lambda *a, **k: host(*a, directory=str(site.root), **k)
         )
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            yield Served(f"http://127.0.0.1:{server.server_address[1]}/", site.root)
+            yield Served(f"http://127.0.0.1:{server.server_address[1]}/", site.root, host)
         finally:
             server.shutdown()
             server.server_close()
@@ -250,6 +344,7 @@ def boot_runs(
     runs: int,
     settle_ms: int = 5000,
     pages: dict[str, str] | None = None,
+    offline: bool = False,
 ) -> dict[str, list[dict[str, Any]]]:
     """``runs`` cold+warm samples of each page, the pages alternating within each run."""
     pages = pages or PAGES
@@ -257,12 +352,13 @@ def boot_runs(
     measure(driver, served.url + "bare.html", 0)  # let the OS file cache settle first
     for run in range(runs):
         for name, path in pages.items():
-            sample = measure(driver, served.url + path, settle_ms)
+            sample = measure(driver, served.url + path, settle_ms, served.host if offline else None)
             sample.update(wire_bytes(served.root, served.url, sample.pop("urls")))
             samples[name].append(sample)
             print(
                 f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, "
-                f"warm {sample['warm']:.0f} ms ({sample['boot'] or 'bare'})",
+                f"warm {sample['warm']:.0f} ms, offline {sample['offline']} "
+                f"({sample['boot'] or 'bare'})",
                 file=sys.stderr,
             )
     return samples
@@ -276,6 +372,9 @@ def summarise(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             key: statistics.median(s[key] for s in runs) for key in ("cold", "warm", "raw", "gzip")
         }
         summary[name]["boot"] = sorted({str(s["boot"]) for s in runs})
+        for key in ("offline", "wire_cold", "wire_warm"):
+            values = [s[key] for s in runs if s.get(key) is not None]
+            summary[name][key] = statistics.median(values) if values else None
         for kind in ("cold", "warm"):
             marks = [s[f"marks_{kind}"] for s in runs]
             names = sorted({n for m in marks for n in m}, key=lambda n: marks[0].get(n, 0))
@@ -293,13 +392,15 @@ def report(summary: dict[str, Any], runs: int, settle_ms: int) -> str:
         f"median of {runs} interleaved runs, headless chromium; warm = reload after "
         f"{settle_ms} ms on the page",
         f"{'page':12} {'cold ms':>8} {'/bare':>6} {'warm ms':>8} {'/bare':>6} "
-        f"{'raw MB':>7} {'gzip MB':>8}  boot path",
+        f"{'raw MB':>7} {'gzip MB':>8} {'wire MB':>8} {'offline':>8}  boot path",
     ]
     for name, s in summary.items():
+        wire = f"{s['wire_cold'] / 1e6:8.2f}" if s.get("wire_cold") is not None else f"{'-':>8}"
+        offline = f"{s['offline']:8.0f}" if s.get("offline") is not None else f"{'fails':>8}"
         lines.append(
             f"{name:12} {s['cold']:8.0f} {s['ratio_cold']:6.2f} {s['warm']:8.0f} "
-            f"{s['ratio_warm']:6.2f} {s['raw'] / 1e6:7.2f} {s['gzip'] / 1e6:8.2f}  "
-            f"{', '.join(s['boot'])}"
+            f"{s['ratio_warm']:6.2f} {s['raw'] / 1e6:7.2f} {s['gzip'] / 1e6:8.2f} {wire} "
+            f"{offline}  {', '.join(s['boot'])}"
         )
     for name, s in summary.items():
         for kind in ("cold", "warm"):
@@ -314,11 +415,17 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--settle", type=int, default=5000, help="ms on the page before warm")
     parser.add_argument("--http-gzip", action="store_true", help="also the http-gzip variant")
+    parser.add_argument("--mbit", type=float, default=0, help="a shared link of N Mbit/s")
+    parser.add_argument("--latency", type=float, default=0, help="ms before each response")
+    parser.add_argument("--offline", action="store_true", help="also a reload, host down")
     args = parser.parse_args()
     pages = dict(PAGES, **({"http-gzip": HTTP_GZIP} if args.http_gzip else {}))
 
-    with served_site(http_gzip=args.http_gzip) as served, sync_playwright() as driver:
-        samples = boot_runs(driver, served, args.runs, args.settle, pages)
+    with (
+        served_site(None, args.http_gzip, args.mbit, args.latency) as served,
+        sync_playwright() as driver,
+    ):
+        samples = boot_runs(driver, served, args.runs, args.settle, pages, args.offline)
 
     summary = summarise(samples)
     out = ROOT / "bench" / "results"

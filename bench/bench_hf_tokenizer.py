@@ -13,29 +13,18 @@ tokens); ratios are ours / tokenizers. For the real BERT file, the built-in `wor
 
 from __future__ import annotations
 
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bench_tokens import document  # noqa: E402
+from bench.bench_tokens import document, median_ms  # noqa: E402
 from chunker_py.tokenizers import get_tokenizer  # noqa: E402
 from chunker_py.tokenizers.hf import load_tokenizer_json  # noqa: E402
 from tests.core.test_hf_tokenizer import FAMILIES, trained  # noqa: E402
 from tests.core.token_references import TOKENIZER_JSON  # noqa: E402
-
-
-def median_ms(fn: Callable[[], object], repeat: int = 5) -> float:
-    times = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times) * 1000
 
 
 def emptied(tokenizer: object) -> None:
@@ -62,8 +51,8 @@ def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[st
         emptied(ours)
         ours.count(text)  # type: ignore[attr-defined]
 
-    out["cold 20k"] = median_ms(cold)
-    out["cold 20k ref"] = median_ms(lambda: reference.encode(text, add_special_tokens=False))
+    out["cold 20k"] = median_ms(cold, 5)
+    out["cold 20k ref"] = median_ms(lambda: reference.encode(text, add_special_tokens=False), 5)
     ours.count(text)  # type: ignore[attr-defined]
     edits = iter(range(10**9))
 
@@ -71,32 +60,31 @@ def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[st
         position = (next(edits) * 7919) % len(text)
         ours.count(text[:position] + "x" + text[position + 1 :])  # type: ignore[attr-defined]
 
-    out["warm edit"] = median_ms(warm_edit)
+    out["warm edit"] = median_ms(warm_edit, 5)
 
     def chunk_counts() -> None:
         emptied(ours)
         for chunk in chunks:
             ours.count(chunk)  # type: ignore[attr-defined]
 
-    out["chunks/s"] = len(chunks) / (median_ms(chunk_counts) / 1000)
-    encode = reference.encode_batch
+    out["chunks/s"] = len(chunks) / (median_ms(chunk_counts, 5) / 1000)
     out["chunks/s ref"] = len(chunks) / (
-        median_ms(lambda: [reference.encode(c, add_special_tokens=False) for c in chunks]) / 1000
+        median_ms(lambda: [reference.encode(c, add_special_tokens=False) for c in chunks], 5) / 1000
     )
-    del encode
     return out
 
 
 def report(name: str, f: dict[str, float]) -> None:
+    load_ratio = f["load"] / f["load ref"]
+    cold_ratio = f["cold 20k"] / f["cold 20k ref"]
     print(
         f"{name}:\n"
-        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, "
-        f"x{f['load'] / f['load ref']:.0f})\n"
+        f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, x{load_ratio:.1f})\n"
         f"  20k cold {f['cold 20k']:.1f} ms (tokenizers {f['cold 20k ref']:.2f} ms, "
-        f"x{f['cold 20k'] / f['cold 20k ref']:.0f}); warm edit {f['warm edit']:.2f} ms "
+        f"x{cold_ratio:.1f}); warm edit {f['warm edit']:.2f} ms "
         f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode)\n"
         f"  1k chunks cold: {f['chunks/s']:.0f} counts/s (tokenizers {f['chunks/s ref']:.0f}/s, "
-        f"x{f['chunks/s ref'] / f['chunks/s']:.0f} slower)"
+        f"x{f['chunks/s ref'] / f['chunks/s']:.1f} slower)"
     )
 
 
@@ -121,7 +109,7 @@ def main() -> int:
         emptied(built_in)
         built_in.count(text)
 
-    cold_ms = median_ms(cold)
+    cold_ms = median_ms(cold, 5)
     print(
         f"  built-in wordpiece 20k cold {cold_ms:.1f} ms: the file's reader is "
         f"x{real['cold 20k'] / cold_ms:.2f} the built-in's time"

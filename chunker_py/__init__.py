@@ -55,7 +55,14 @@ from .text.sentences import sentence_spans
 
 __version__ = "0.2.0"
 
-from .tokenizers import TOKENIZERS, Tokenizer, add_tokenizer_json, get_tokenizer, tokenizer_loaded
+from .tokenizers import (
+    TOKENIZERS,
+    Tokenizer,
+    add_tokenizer_json,
+    check_tokenizer_size,
+    get_tokenizer,
+    tokenizer_loaded,
+)
 
 __all__ = [
     "DEFAULT_SEPARATORS",
@@ -92,6 +99,7 @@ __all__ = [
     "analyse",
     "build_chunks",
     "check_document",
+    "check_tokenizer_size",
     "compare",
     "compare_rows",
     "comparison_sizes",

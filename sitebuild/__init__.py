@@ -13,6 +13,8 @@ it in this list:
     snapshot     the start-up snapshot (snapshot_maker.mjs runs snapshot_imports.py in
                  Node's Pyodide) and the lib.zip / app.zip split
     policy       the page's Content-Security-Policy
+    offline      the service worker sw.js, its manifest and the build's offline id
+    compress     gzip/brotli: which files, the precompressed copies, the server's bodies
     site         dist/ written whole (its layout is described there)
     serve        the development server
     devtest      `build.py test`: test tools, lint, pytest

@@ -58,6 +58,9 @@ def lint() -> list[str]:
         failed.append("ruff format --check (run `python -m ruff format` to fix)")
     if run([sys.executable, "-m", "mypy"], check=False):
         failed.append("mypy")
+    # chunker_py's layers (pyproject.toml [tool.importlinter]); the script sits beside python
+    if run([str(Path(sys.executable).with_name("lint-imports"))], check=False):
+        failed.append("lint-imports (chunker_py's layers, pyproject.toml)")
     broken = [p for p in node_programs(NODE_PROGRAMS) if run(["node", "--check", p], check=False)]
     if broken:
         failed.append("node --check " + " ".join(broken))

@@ -3,6 +3,10 @@
 Layout of dist/ (every URL below is relative to index.html):
 
     index.html                      the template ./index.html with {{...}} filled in
+    **/*.gz, **/*.br                precompressed copies beside every compressible file
+                                    (sitebuild/compress.py), for hosts that serve them
+    sw.js                           the service worker: keeps every other file for offline
+                                    use (sitebuild/offline.py writes it and the id)
     static/build-<hash>/            everything of ours, content-addressed: a rebuild with a
         app/*.py                    change gets a new folder name, so no browser can reuse
                                     a stale copy (the server also sends no-cache)
@@ -16,6 +20,8 @@ Layout of dist/ (every URL below is relative to index.html):
         lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
                                     app's modules): lib.zip holds what the snapshot holds,
                                     app.zip the rest (token data, tokenizers loaded lazily)
+        offline.js                  registers sw.js after the first result; the footer says
+                                    when the page is available offline
         wheels/chunker_py-*.whl     built by flit_core (sitebuild/wheel.py; not loaded at
                                     start-up; for download and micropip users)
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
@@ -36,7 +42,9 @@ from pathlib import Path
 from typing import Any
 
 from sitebuild.bundle import python_bundle
+from sitebuild.compress import precompress
 from sitebuild.npm import ensure_node_modules, pyodide_python_version
+from sitebuild.offline import WORKER, write_offline
 from sitebuild.paths import APP, DIST, INDEX_TEMPLATE, ROOT, STATIC
 from sitebuild.policy import CSP
 from sitebuild.pypi import sha256_hex
@@ -71,6 +79,8 @@ def own_files(
         files[f"app/{path.name}"] = path.read_bytes()
     for path in sorted(STATIC.rglob("*")):
         relative = path.relative_to(STATIC)
+        if relative.as_posix() == WORKER:  # written at the root by write_offline
+            continue
         if path.is_file() and relative.parts[0] != "vendor" and "__pycache__" not in relative.parts:
             files[relative.as_posix()] = path.read_bytes()
     # Not used at start-up (see lib.zip and app.zip); kept for download and micropip users.
@@ -198,6 +208,8 @@ def build(dist: Path = DIST) -> Site:
     }
     index = render_index(INDEX_TEMPLATE.read_text("utf-8"), values)
     (staging / "index.html").write_text(index, "utf-8")
+    write_offline(staging)
+    precompress(staging)  # after every file, sw.js and index.html included
 
     shutil.rmtree(dist, ignore_errors=True)
     staging.rename(dist)

@@ -27,6 +27,7 @@ import tokenizers
 from tokenizers import Regex, normalizers, pre_tokenizers
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 TARGET = ROOT / "chunker_py" / "tokenizers" / "hf" / "unicode_data.py"
 ALL = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
 EVERY_CHARACTER = "".join(map(chr, ALL))
@@ -187,7 +188,20 @@ def folds(letter: str, found: set[int]) -> str:
     return "(" + "".join(f"0x{cp:X}, " for cp in extra).rstrip(" ") + ")"
 
 
+def frozen_tables() -> dict[tuple[int, ...], str]:
+    """Range tables already frozen in chunker_py/tokenizers/ (reused rather than copied)."""
+    from chunker_py.tokenizers import bert_tables, unicode_classes
+
+    found: dict[tuple[int, ...], str] = {}
+    for module in (bert_tables, unicode_classes):
+        for name, value in vars(module).items():
+            if name.isupper() and isinstance(value, tuple):
+                found.setdefault(value, f"{module.__name__.rsplit('.', 1)[1]}.{name}")
+    return found
+
+
 def main() -> int:
+    frozen = frozen_tables()
     nfd, nfkd = decompositions()
     ccc = combining_classes()
     pairs = composition_pairs(nfd)
@@ -219,6 +233,13 @@ def main() -> int:
     _, punctuation = classify(pre_tokenizers.Punctuation())
     letters = contraction_letters()
     version = tokenizers.__version__
+
+    def table(codes: Iterable[int]) -> str:
+        """The ranges, or the name of the same table already frozen elsewhere."""
+        codes = sorted(codes)
+        value = tuple(bound for run in ranges(codes) for bound in run)
+        return frozen.get(value) or flat(codes)
+
     out = [
         f'"""Unicode behaviour of HF tokenizers {version}, probed per code point, frozen.',
         "",
@@ -228,6 +249,8 @@ def main() -> int:
         "",
         "# fmt: off",
         "# ruff: noqa: E501",
+        "",
+        "from .. import bert_tables, unicode_classes  # tables equal to theirs are reused",
         "",
         f'TOKENIZERS_VERSION = "{version}"',
         "# NFD (canonical) full decompositions; Hangul syllables decompose algorithmically.",
@@ -239,33 +262,33 @@ def main() -> int:
         "# Primary composites: first.second -> composite (key deltas over composites).",
         f"PAIRS = {blob({c: a + b for (a, b), c in pairs.items()})}",
         "# Code points that NFC / NFKC change on their own.",
-        f"NFC_CHANGES = {flat(nfc_changes)}",
-        f"NFKC_CHANGES = {flat(nfkc_changes)}",
+        f"NFC_CHANGES = {table(nfc_changes)}",
+        f"NFKC_CHANGES = {table(nfkc_changes)}",
         "# Lowercase (Rust char::to_lowercase).",
         f"LOWER = {blob(lower)}",
         "# StripAccents: combining marks (all of M).",
-        f"MARKS = {flat(marks)}",
+        f"MARKS = {table(marks)}",
         "# BertNormalizer's strip_accents: Mn (unicode_categories), over NFD-stable characters.",
-        f"NONSPACING = {flat(nonspacing)}",
+        f"NONSPACING = {table(nonspacing)}",
         "# BertNormalizer's clean_text: removed, and turned into a space.",
-        f"BERT_REMOVED = {flat(cp for cp, image in clean.items() if not image)}",
-        f"BERT_SPACE = {flat(cp for cp, image in clean.items() if image == ' ')}",
+        f"BERT_REMOVED = {table(cp for cp, image in clean.items() if not image)}",
+        f"BERT_SPACE = {table(cp for cp, image in clean.items() if image == ' ')}",
         "# Oniguruma classes of Split patterns and ByteLevel's regex.",
-        f"ONIG_L = {flat(onig_l)}",
-        f"ONIG_N = {flat(onig_n)}",
-        f"ONIG_S = {flat(onig_s)}",
+        f"ONIG_L = {table(onig_l)}",
+        f"ONIG_N = {table(onig_n)}",
+        f"ONIG_S = {table(onig_s)}",
         "# What (?i:'s|'t|'re|'ve|'m|'ll|'d) matches for each letter, besides the ASCII pair.",
         "FOLDS = {",
         *(f'    "{letter}": {folds(letter, found)},' for letter, found in letters.items()),
         "}",
         "# Rust char::is_whitespace (WhitespaceSplit, Strip); Rust regex \\w (Whitespace).",
-        f"RUST_SPACE = {flat(rust_space)}",
-        f"RUST_WORD = {flat(rust_word)}",
+        f"RUST_SPACE = {table(rust_space)}",
+        f"RUST_WORD = {table(rust_word)}",
         "# Whitespace pre-tokenizer: Rust regex \\s.",
-        f"REGEX_SPACE = {flat(w_space)}",
+        f"REGEX_SPACE = {table(w_space)}",
         "# Rust char::is_numeric (Digits); is_ascii_punctuation || is_punctuation (Punctuation).",
-        f"NUMERIC = {flat(numeric)}",
-        f"PUNCTUATION = {flat(punctuation)}",
+        f"NUMERIC = {table(numeric)}",
+        f"PUNCTUATION = {table(punctuation)}",
         "",
     ]
     TARGET.parent.mkdir(parents=True, exist_ok=True)

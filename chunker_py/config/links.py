@@ -19,8 +19,6 @@ from .settings import FIELDS, Settings, read_overlap
 LINK_VERSION = "1"
 # link key -> settings field, in the order links are written
 LINK_KEYS = {field.link_key: key for key, field in FIELDS.items()}
-# written even at their defaults, so a link always states the guide's settings
-_ALWAYS = ("mode", "chunk_size", "chunk_overlap", "edges")
 _PERCENT_OK = re.compile(r"(?:[^%]|%[0-9A-Fa-f]{2})*")
 
 
@@ -30,7 +28,7 @@ def settings_to_fragment(settings: Settings) -> str:
     pairs = [("v", LINK_VERSION)]
     for key, field in FIELDS.items():
         value = settings.get(key)
-        if key in _ALWAYS or value != field.default:
+        if field.always_written or value != field.default:
             pairs.append((field.link_key, field.text(value)))
     return "#" + "&".join(f"{k}={quote(v, safe='')}" for k, v in pairs)
 
@@ -100,6 +98,15 @@ def _settings_from_values(values: dict[str, str], notes: list[str]) -> Settings:
         try:
             chosen[key] = FIELDS[key].read(raw)
         except SettingError as exc:
+            if key == "tokenizer" and raw.startswith("file:"):
+                # a tokenizer.json never travels in a link, only its name does
+                default = FIELDS["tokenizer"].default
+                notes.append(
+                    f"The link counts tokens with the file {raw[5:][:80]!r}, which is not "
+                    f"loaded here: load it again under Tokenizer (--tokenizer-file in the "
+                    f"command line). Counting with {default} meanwhile."
+                )
+                continue
             notes.append(
                 f"Ignored {link_key} from the link: {exc.message} Using the default instead."
             )

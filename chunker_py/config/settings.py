@@ -61,6 +61,7 @@ COMMON_FIELDS = (
         choices=_MODE_LABELS,
         widget="radio",
         cli_help="splitting mode",
+        always_written=True,
     ),
     Field(
         "chunk_size",
@@ -75,6 +76,7 @@ COMMON_FIELDS = (
         high=MAX_CHUNK_SIZE,
         widget="number",
         slider=True,
+        always_written=True,
     ),
     Field(
         "chunk_overlap",
@@ -90,6 +92,7 @@ COMMON_FIELDS = (
         modes=_modes_where("uses_overlap"),
         widget="number",
         slider=True,
+        always_written=True,
     ),
     Field(
         "edges",
@@ -101,6 +104,7 @@ COMMON_FIELDS = (
         modes=_modes_where("uses_edges"),
         widget="radio",
         cli_help="trim (default) or preserve edge whitespace",
+        always_written=True,
     ),
     Field(
         "size_unit",

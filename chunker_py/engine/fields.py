@@ -51,6 +51,9 @@ class Field:
     slider: bool = False
     # In the records' settings object (where the mode uses it); False: never (top_k).
     recorded: bool = True
+    # Written even at its default in share links, commands and code, so they state the
+    # guide's settings and mean the same if a default ever changes.
+    always_written: bool = False
 
     @property
     def link_key(self) -> str:

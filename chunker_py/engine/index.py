@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from typing import Any
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from .spans import window_count
+
+P = ParamSpec("P")
+T = TypeVar("T")
 
 _WHITESPACE_RUN = re.compile(r"\s+")  # = str.isspace(); test_invariants checks each code point
 
@@ -20,7 +25,7 @@ class TextIndex:
     edge sits in a long run, so long runs are never rescanned chunk after chunk.
     """
 
-    __slots__ = ("_ends", "_starts", "memo", "pieces", "text")
+    __slots__ = ("_ends", "_facts", "_starts", "pieces", "text")
 
     _SHORT = 32  # longest run handled by direct scanning
 
@@ -30,8 +35,8 @@ class TextIndex:
         self._ends: list[int] = []
         # (start, end, separator) -> piece bounds; shared by the trade-off sizes
         self.pieces: dict[tuple[int, int, str, bool], list[int]] = {}
-        # anything else that depends only on the text (a Markdown parse, sentence bounds)
-        self.memo: dict[object, Any] = {}
+        # what ``per_text`` functions found: (function, arguments) -> result
+        self._facts: dict[tuple[object, ...], Any] = {}
 
     def _runs(self) -> tuple[list[int], list[int]]:
         if self._starts is None:
@@ -101,3 +106,24 @@ class TextIndex:
             if lo <= last_start and hi == end:  # the last window ends at ``end``
                 blank += 1
         return blank
+
+
+def per_text(
+    compute: Callable[Concatenate[TextIndex, P], T],
+) -> Callable[Concatenate[TextIndex, P], T]:
+    """``compute(index, *args)`` computed once per text and arguments, and kept in the
+    index (a Markdown parse, sentences, token ends ...): a settings change, the trade-off
+    sizes and the comparison rows re-derive nothing. The arguments must be hashable; the
+    function itself is the key, so no two callers can collide."""
+
+    @wraps(compute)
+    def cached(index: TextIndex, /, *args: P.args, **kwargs: P.kwargs) -> T:
+        key = (compute, args, *kwargs.items())
+        facts = index._facts
+        if key in facts:
+            found: T = facts[key]
+            return found
+        value = facts[key] = compute(index, *args, **kwargs)
+        return value
+
+    return cached

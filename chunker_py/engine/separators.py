@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
 
-from .index import TextIndex
+from .index import TextIndex, per_text
 from .merge import Job, Sink, merge_pieces
+from .sizer import Sizer
 
 
 @dataclass(frozen=True)
@@ -64,12 +65,7 @@ def split_range(
                         sink.whole(i, i + 1)
             return
         bounds = _bounds(index, start, end, separator)
-        cum: list[int] | None = None
-        if sized:
-            cum = index.memo.get((start, end, separator, sizer.name))
-            if cum is None:
-                cum = list(accumulate(sizer.lengths(text, bounds), initial=0))
-                index.memo[(start, end, separator, sizer.name)] = cum
+        cum = _piece_sizes(index, start, end, separator, sizer) if sized else None
         last = len(bounds) - 1
         run_start = 0
         for i in _long_pieces(cum if cum is not None else bounds, size):
@@ -102,6 +98,13 @@ def split_range(
         sink.replay(start, chunks)
 
     split(start, end, separators, job.sink)
+
+
+@per_text
+def _piece_sizes(index: TextIndex, start: int, end: int, sep: Separator, sizer: Sizer) -> list[int]:
+    """Cumulative sizes of the pieces of ``[start, end)`` at ``sep`` (sizers that are not
+    per code point; one sizer per tokenizer, so the sizer is the key)."""
+    return list(accumulate(sizer.lengths(index.text, _bounds(index, start, end, sep)), initial=0))
 
 
 def _choose_separator(

@@ -29,9 +29,8 @@ from ..engine.limits import (
     MAX_QUESTIONS_BYTES,
 )
 from ..measures.evidence import Question
-from ..modes.registry import MODES
-from ..tokenizers import add_tokenizer_json, get_tokenizer
-from ..tokenizers.hf import check_tokenizer_size
+from ..modes.registry import MODES, comparison_rows
+from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer
 from .cluster import cut_on_dask
 from .corpus import FORMATS, Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
@@ -61,9 +60,8 @@ def _parser() -> argparse.ArgumentParser:
         choices=FORMATS,
         default="jsonl",
         help="jsonl records (default), csv, a summary object, compare: one JSON object "
-        "per splitter row (Recursive generic and Markdown preset, Markdown structure, "
-        "Sentence, Fixed, Fixed with overlap, Token window) on the same text and size, or "
-        "evidence: one JSON object per question of --questions",
+        f"per splitter row ({', '.join(row.label for _mode, row in comparison_rows())}) on the "
+        "same text and size, or evidence: one JSON object per question of --questions",
     )
     p.add_argument(
         "--questions",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import re
 from collections.abc import Iterable
@@ -15,7 +17,6 @@ CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
 # one line and reads back exactly.
 _JSON_UNSAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NEEDS_QUOTES = re.compile('[",\r\n]')
 
 
 def record_id(source_name: str, index: int) -> str:
@@ -65,17 +66,19 @@ def to_jsonl(analysis: Analysis) -> str:
     return "".join(json_line(record(c, analysis, used)) + "\n" for c in analysis.chunks)
 
 
-def _csv_cell(value: object, *, safe: bool) -> str:
-    text = str(value)
-    if safe and text.startswith(_FORMULA_START):
-        text = "'" + text
-    if _NEEDS_QUOTES.search(text):
-        return '"' + text.replace('"', '""') + '"'
-    return text
+def _formula_safe(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def _csv_row(cells: Iterable[object], *, safe: bool) -> str:
-    return ",".join(_csv_cell(c, safe=safe) for c in cells) + "\r\n"
+def csv_row(cells: Iterable[object], *, safe: bool = False) -> str:
+    """One RFC 4180 row ending in CR LF (``csv.writer`` quotes a cell holding " , CR or
+    LF and doubles its quotes); ``safe``: formula-like cells get a ``'`` first."""
+    texts = [str(cell) for cell in cells]
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerow(
+        [_formula_safe(t) for t in texts] if safe else texts
+    )
+    return out.getvalue()
 
 
 def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
@@ -88,12 +91,12 @@ def to_csv(analysis: Analysis, *, spreadsheet_safe: bool = False) -> str:
     name = analysis.settings.source_name
     headings = "heading_path" in analysis.settings.mode_info.record_keys
     header = CSV_HEADER + (("heading_path",) if headings else ()) + (("source",) if name else ())
-    rows = [_csv_row(header, safe=False)]
+    rows = [csv_row(header)]
     for c in analysis.chunks:
         tokens = analysis.tokens[c.index]
         cells: tuple[object, ...] = (c.index, c.start, c.end, c.length, tokens, c.overlap, c.text)
         cells += (c.heading_path,) if headings else ()
-        rows.append(_csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
+        rows.append(csv_row(cells + ((name,) if name else ()), safe=spreadsheet_safe))
     return "".join(rows)
 
 

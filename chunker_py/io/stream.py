@@ -55,10 +55,10 @@ from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.fields import read_whole
 from ..modes.recursive import _separators
 from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
-from ..text.sentences import abbreviation_set, sentence_spans
+from ..text.sentences import sentence_spans
 from .corpus import Output, Task
 from .corpus import _metadata as file_metadata
-from .records import CSV_HEADER, _csv_row, json_line, record, record_id
+from .records import CSV_HEADER, csv_row, json_line, record, record_id
 
 DEFAULT_BUFFER_SIZE = 262_144  # code points
 MIN_BUFFER_SIZE = 16
@@ -260,7 +260,7 @@ def record_lines(
     check_streamable(settings)
     name_cell = (settings.source_name,) if settings.source_name else ()
     if format == "csv":
-        yield _csv_row(CSV_HEADER + (("source",) if name_cell else ()), safe=False)
+        yield csv_row(CSV_HEADER + (("source",) if name_cell else ()))
     for records in segment_records(
         source, settings, buffer_size=buffer_size, name=name, metadata=metadata
     ):
@@ -268,7 +268,7 @@ def record_lines(
             yield "".join(json_line(rec) + "\n" for rec in records)
         else:
             yield "".join(
-                _csv_row(tuple(rec[key] for key in CSV_HEADER) + name_cell, safe=spreadsheet_safe)
+                csv_row(tuple(rec[key] for key in CSV_HEADER) + name_cell, safe=spreadsheet_safe)
                 for rec in records
             )
 
@@ -414,7 +414,9 @@ def _recursive_seam(buffer: str, settings: Settings) -> int:
 
 def _sentence_seam(buffer: str, settings: Settings) -> int:
     sentences = sentence_spans(
-        buffer, abbreviations=abbreviation_set(settings.get("abbreviations"))
+        buffer,
+        abbreviations=settings.get("abbreviations"),
+        language=settings.get("sentence_language"),
     )
     if len(sentences) >= 2:
         return sentences[-1][0]

@@ -1,7 +1,7 @@
 """Damage figures (SPEC.md "Damage", seed 004): what a result breaks, for any mode.
 
 Everything is computed from the spans, with the Markdown parse, the sentences and the
-grapheme data cached per text (``TextIndex.memo``), so a settings change re-parses nothing
+grapheme data cached per text (``per_text``), so a settings change re-parses nothing
 and the figures cost O(chunks · log blocks).
 
 Definitions (the issue's, exactly):
@@ -26,13 +26,13 @@ Definitions (the issue's, exactly):
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, NamedTuple
 
 from ..config.settings import Settings
-from ..engine.index import TextIndex
+from ..engine.index import TextIndex, per_text
 from ..engine.sizer import Sizer
 from ..engine.spans import Span
 from ..text.blocks import Block, markdown_outline
@@ -209,25 +209,32 @@ class _Table:
         return not holds and self.header_text not in prefix
 
 
-def _edges(index: TextIndex, abbreviations: tuple[str, ...]) -> tuple[set[int], set[int]]:
+@per_text
+def _edges(
+    index: TextIndex, abbreviations: tuple[str, ...], language: str
+) -> tuple[set[int], set[int]]:
     """Positions where a chunk may end (sentence and block ends) and start, per text."""
-    key = ("damage-edges", abbreviations)
-    found: tuple[set[int], set[int]] | None = index.memo.get(key)
-    if found is None:
-        outline = markdown_outline(index)
-        units = sentences(index, abbreviations)
-        found = index.memo[key] = (
-            {e for _s, e in units} | outline.ends,
-            {s for s, _e in units} | outline.starts,
-        )
-    return found
+    outline = markdown_outline(index)
+    units = sentences(index, abbreviations, language)
+    return {e for _s, e in units} | outline.ends, {s for s, _e in units} | outline.starts
 
 
+@per_text
 def _graphemes(index: TextIndex) -> Graphemes:
-    found: Graphemes | None = index.memo.get("graphemes")
-    if found is None:
-        found = index.memo["graphemes"] = Graphemes(index.text)
-    return found
+    return Graphemes(index.text)
+
+
+def text_facts(index: TextIndex, settings: Settings) -> Iterator[None]:
+    """Compute the facts about the text that ``assess`` reads (the Markdown outline, the
+    sentence edges, the grapheme boundaries), one per step; each is kept per text, so a
+    caller can spread them over several tasks before ``assess`` (the page does)."""
+    markdown_outline(index)
+    yield
+    sentences(index, tuple(settings.get("abbreviations")), settings.get("sentence_language"))
+    yield
+    _edges(index, tuple(settings.get("abbreviations")), settings.get("sentence_language"))
+    _graphemes(index)
+    yield
 
 
 def _uncut(regions: Sequence[tuple[int, int]], starts: list[int], reach: list[int]) -> list[bool]:
@@ -245,7 +252,9 @@ def assess(
 ) -> Damage:
     """The damage of ``spans`` (nonempty, in source order) over ``text``."""
     outline = markdown_outline(index)
-    ends_ok, starts_ok = _edges(index, tuple(settings.get("abbreviations")))
+    ends_ok, starts_ok = _edges(
+        index, tuple(settings.get("abbreviations")), settings.get("sentence_language")
+    )
     graphemes = _graphemes(index)
     n, size, last = len(text), settings.chunk_size, len(spans) - 1
 

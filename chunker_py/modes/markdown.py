@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine.fields import Field, flag_reader, whole_reader
+from ..engine.index import TextIndex, per_text
 from ..engine.merge import Job, pack_units
 from ..engine.separators import split_words
 from ..engine.spans import SpanMeta
@@ -116,7 +117,7 @@ def feed(job: Job, options: Options) -> None:
         elif block.kind == "list" and len(block.items) > 1:
             units_then(block.items)
         else:
-            units_then(_sentences(job, block))
+            units_then(_block_sentences(job.index, block.start, block.end))
 
     def units_then(units: Sequence[tuple[int, int]]) -> None:
         """Pack units that fit; cut each one that does not by the recursive word rules."""
@@ -157,13 +158,10 @@ def feed(job: Job, options: Options) -> None:
         pack(run)
 
 
-def _sentences(job: Job, block: Block) -> list[tuple[int, int]]:
+@per_text
+def _block_sentences(index: TextIndex, start: int, end: int) -> list[tuple[int, int]]:
     """A block's sentences, scanned once per text (they do not depend on the settings)."""
-    key = ("markdown sentences", block.start, block.end)
-    found = job.index.memo.get(key)
-    if found is None:
-        found = job.index.memo[key] = sentence_spans(job.text, block.start, block.end)
-    return found
+    return sentence_spans(index.text, start, end)
 
 
 def _sections(blocks: Sequence[Block], level: int) -> list[list[Block]]:

@@ -123,6 +123,16 @@ def _separators(options: Options) -> tuple[Separator, ...]:
     return tuple(Separator(s, re.compile(s) if s else None) for s in PRESETS[options.preset])
 
 
+def over_size(options: Options) -> str:
+    """Why a chunk is longer than the size (the over-size warning's reason)."""
+    if options.preset == GENERIC and "" not in options.separators:
+        return (
+            'no remaining separator could split them. Add the empty separator "" as the '
+            "last separator to allow splitting between single code points"
+        )
+    return "no separator could split them further"
+
+
 def feed(job: Job, options: Options) -> None:
     """Send the chunks of the text to the sink in source order."""
     if job.text:

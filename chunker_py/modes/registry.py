@@ -10,11 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Literal
 
 from ..engine.fields import Field
 from ..engine.merge import Job
 from . import fixed, markdown, recursive, sentence, token_window
+from .presets import GENERIC
+
+
+@dataclass(frozen=True)
+class CompareRow:
+    """A row this mode adds to the splitter comparison (SPEC.md "Comparison"): every field
+    it does not name is the current settings' one."""
+
+    key: str
+    label: str
+    position: int  # the row's place in the table, which is not the registry's order
+    options: tuple[tuple[str, object], ...] = ()  # the row's own field values
+    # "current": the current overlap; "none": 0; "some": the current one, or size/5 if 0
+    overlap: Literal["current", "none", "some"] = "current"
 
 
 @dataclass(frozen=True)
@@ -30,11 +44,21 @@ class Mode:
     # chunk fields the mode sets, added to its records (JSONL keys, and CSV "heading_path")
     record_keys: tuple[str, ...] = ()
     tokens_only: bool = False  # True: sizes are always in tokens (the size unit is ignored)
+    compare_rows: tuple[CompareRow, ...] = ()
+    # LangChain: the exact equivalent (a sentence), or why there is none
+    langchain: str = "LangChain has no splitter that matches it."
+    langchain_exact: bool = False
+    # Why chunks exceed the size, from the mode's options, for modes whose chunks carry no
+    # note saying so (the over-size warning); the module's ``over_size``, if it has one.
+    over_size: Callable[[Any], str] | None = None
 
 
 def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
     fields = tuple(f if f.modes else replace(f, modes=(name,)) for f in module.FIELDS)
-    return Mode(name, label, help, module.feed, module.Options, fields, **flags)
+    over_size = getattr(module, "over_size", None)
+    return Mode(
+        name, label, help, module.feed, module.Options, fields, over_size=over_size, **flags
+    )
 
 
 MODES: dict[str, Mode] = {
@@ -46,6 +70,18 @@ MODES: dict[str, Mode] = {
             "Recursive",
             "Splits at the first separator found (paragraphs, then lines, then spaces, then "
             "single code points) and merges pieces up to the chunk size, as LangChain does.",
+            compare_rows=(
+                CompareRow("recursive", "Recursive (generic)", 1, (("preset", GENERIC),)),
+                CompareRow(
+                    "recursive-markdown",
+                    "Recursive (Markdown preset)",
+                    2,
+                    (("preset", "markdown"),),
+                ),
+            ),
+            langchain="LangChain: RecursiveCharacterTextSplitter gives exactly these chunk texts "
+            "(it does not report offsets).",
+            langchain_exact=True,
         ),
         _mode(
             "fixed",
@@ -53,6 +89,13 @@ MODES: dict[str, Mode] = {
             "Fixed size",
             "Windows of exactly the chunk size, each starting chunk size minus overlap after "
             "the previous one.",
+            compare_rows=(
+                CompareRow("fixed", "Fixed (overlap 0)", 5, overlap="none"),
+                CompareRow("fixed-overlap", "Fixed with overlap", 6, overlap="some"),
+            ),
+            langchain="LangChain has no splitter that cuts fixed windows of code points "
+            "(CharacterTextSplitter merges pieces at one separator; TokenTextSplitter counts "
+            "tokens).",
         ),
         _mode(
             "markdown",
@@ -63,6 +106,9 @@ MODES: dict[str, Mode] = {
             uses_overlap=False,
             uses_edges=False,
             record_keys=("heading_path", "prefix"),
+            compare_rows=(CompareRow("markdown", "Markdown structure", 3),),
+            langchain="LangChain's Markdown splitters cut at headings but do not pack whole "
+            "CommonMark blocks up to a size as Markdown structure does.",
         ),
         _mode(
             "sentence",
@@ -70,6 +116,9 @@ MODES: dict[str, Mode] = {
             "Sentence",
             "Whole sentences packed up to the chunk size; overlap repeats whole sentences.",
             uses_edges=False,
+            compare_rows=(CompareRow("sentence", "Sentence", 4),),
+            langchain="LangChain's sentence splitters (NLTK, spaCy) use other sentence rules "
+            "than Sentence mode.",
         ),
         _mode(
             "token-window",
@@ -79,9 +128,17 @@ MODES: dict[str, Mode] = {
             "window starting chunk size minus overlap tokens after the previous one; a cut "
             "inside a character moves to the character's end.",
             tokens_only=True,
+            # seed 004's token window: the same size and overlap, counted in tokens
+            compare_rows=(CompareRow("token-window", "Token window", 7),),
         ),
     )
 }
+
+
+def comparison_rows() -> tuple[tuple[Mode, CompareRow], ...]:
+    """Every mode's comparison rows with their mode, in the table's order."""
+    rows = ((mode, row) for mode in MODES.values() for row in mode.compare_rows)
+    return tuple(sorted(rows, key=lambda pair: pair[1].position))
 
 
 def option_fields() -> tuple[Field, ...]:

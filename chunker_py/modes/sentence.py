@@ -1,6 +1,6 @@
 """Sentence mode (seed 002): whole sentences packed up to the chunk size.
 
-Sentences come from ``_sentences`` (cached per text). The whitespace between sentences is
+Sentences come from ``text.sentences`` (cached per text). The whitespace between sentences is
 kept inside a chunk; overlap repeats whole trailing sentences that fit in it. A sentence
 longer than the chunk size is cut into fixed windows without overlap and flagged.
 """
@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..engine.errors import SettingError
-from ..engine.fields import LONE_SURROGATE, Field, json_list
+from ..engine.fields import LONE_SURROGATE, Field, choice_reader, json_list
 from ..engine.limits import MAX_ABBREVIATION_LENGTH, MAX_ABBREVIATIONS
 from ..engine.merge import Job, pack_units
 from ..engine.spans import SpanMeta
-from ..text.sentences import sentences
+from ..text.sentences import LANGUAGES, sentences
 
 FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed windows")
 
@@ -22,6 +22,7 @@ FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed wi
 @dataclass(frozen=True)
 class Options:
     abbreviations: tuple[str, ...] = ()
+    sentence_language: str = "auto"
 
 
 def parse_abbreviations(raw: object) -> tuple[str, ...]:
@@ -62,18 +63,35 @@ FIELDS = (
         parse_abbreviations,
         help=(
             'Your own abbreviations as a JSON list, e.g. ["Vgl.", "sog."]; a dot after them '
-            "never ends a sentence. Built in: Dr, Mr, Mrs, Prof, St, vs, etc, e.g, i.e, Nr, "
-            "bzw, z.B, usw, M, Mme, Sra, Sr and more."
+            "never ends a sentence. They go on top of the built-in lists of the Sentence "
+            "language (Dr, Mr, No, St, etc, e.g, z.B, bzw, Mme, Sra and many more)."
         ),
         link="abbr",
         cli_help='JSON list, e.g. ["Vgl.", "sog."]',
         modes=("sentence",),
     ),
+    Field(
+        "sentence_language",
+        "Sentence language",
+        "choice",
+        "auto",
+        choice_reader("sentence_language", "Sentence language", LANGUAGES),
+        help=(
+            "Whose abbreviations, sentence starters and ordinals the sentence rules use. "
+            "Automatic chooses from the text's script and, for Latin script, its most "
+            "common words; every script's own full stops count whatever is chosen."
+        ),
+        link="slang",
+        cli_help="auto or a language code (en, de, fr, es, ...)",
+        choices=LANGUAGES,
+        modes=("sentence",),
+        widget="select",
+    ),
 )
 
 
 def feed(job: Job, options: Options) -> None:
-    units = sentences(job.index, options.abbreviations)
+    units = sentences(job.index, options.abbreviations, options.sentence_language)
     sink, size, measure = job.sink, job.size, job.sizer
     text = job.text
 

@@ -19,7 +19,7 @@ from typing import Any
 from ..config.settings import Settings
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage
-from ..modes.presets import GENERIC
+from ..modes.registry import comparison_rows
 from .analysis import Analysis, analyse, comparison_sizes, sizer_for
 
 
@@ -74,27 +74,19 @@ class Row:
 
 
 def row_settings(settings: Settings) -> list[tuple[str, str, Settings]]:
-    """(key, label, settings) of every comparison row, in the table's order."""
+    """(key, label, settings) of every comparison row (the modes' ``compare_rows``), in the
+    table's order."""
     size = settings.chunk_size
     overlap = settings.chunk_overlap if settings.chunk_overlap < size else size // 5
     base = settings.replace(chunk_overlap=overlap)
+    overlaps = {"current": overlap, "none": 0, "some": overlap or size // 5}
     return [
-        ("recursive", "Recursive (generic)", base.replace(mode="recursive", preset=GENERIC)),
         (
-            "recursive-markdown",
-            "Recursive (Markdown preset)",
-            base.replace(mode="recursive", preset="markdown"),
-        ),
-        ("markdown", "Markdown structure", base.replace(mode="markdown")),
-        ("sentence", "Sentence", base.replace(mode="sentence")),
-        ("fixed", "Fixed (overlap 0)", base.replace(mode="fixed", chunk_overlap=0)),
-        (
-            "fixed-overlap",
-            "Fixed with overlap",
-            base.replace(mode="fixed", chunk_overlap=overlap or size // 5),
-        ),
-        # seed 004's token window: the same size and overlap, counted in tokens
-        ("token-window", "Token window", base.replace(mode="token-window")),
+            row.key,
+            row.label,
+            base.replace(mode=mode.name, chunk_overlap=overlaps[row.overlap], **dict(row.options)),
+        )
+        for mode, row in comparison_rows()
     ]
 
 
@@ -105,20 +97,28 @@ def compare(text: str, settings: Settings, **options: Any) -> list[Row]:
     return list(compare_rows(text, settings, **options))
 
 
-def compare_rows(
+def compare_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
+    """``compare``'s rows one at a time, each split and assessed only when it is asked
+    for: the page computes one row per task, so no task holds seven splits."""
+    mine = settings.record_settings()
+    wanted = [(k, label, row, row.record_settings() == mine) for k, label, row in
+              row_settings(settings)]  # fmt: skip
+    return _rows(text, wanted, **options)
+
+
+def _rows(
     text: str,
-    settings: Settings,
+    wanted: list[tuple[str, str, Settings, bool]],
     *,
     known: Analysis | None = None,
     max_chunks: int | None = MAX_CHUNKS,
     max_code_points: int | None = MAX_CODE_POINTS,
 ) -> Iterator[Row]:
-    """``compare``'s rows one at a time, each split and assessed only when it is asked
-    for: the page computes one row per task, so no task holds seven splits."""
-    mine = settings.record_settings()
-    for key, label, row in row_settings(settings):
+    """The rows of ``wanted`` (key, label, settings, current), one analysis per step;
+    ``known`` is an analysis of ``text`` already at hand, reused where it fits."""
+    for key, label, row, current in wanted:
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        yield _row(key, label, row, row.record_settings() == mine, analysis, max_chunks)
+        yield _row(key, label, row, current, analysis, max_chunks)
 
 
 def _analysed(
@@ -137,11 +137,12 @@ def _analysed(
 
 def _reuse(known: Analysis | None, text: str, settings: Settings) -> Analysis | None:
     """``known`` when it is the result of ``settings`` on ``text`` (the fields the mode
-    uses, and the abbreviations, which the damage figures use in every mode)."""
+    uses, and the sentence settings, which the damage figures use in every mode)."""
     if known is None or known.text != text:
         return None
-    if known.settings.get("abbreviations") != settings.get("abbreviations"):
-        return None
+    for key in ("abbreviations", "sentence_language"):
+        if known.settings.get(key) != settings.get(key):
+            return None
     return known if known.settings.record_settings() == settings.record_settings() else None
 
 
@@ -152,20 +153,14 @@ def damage_by_size(text: str, settings: Settings, **options: Any) -> list[Row]:
     return list(damage_by_size_rows(text, settings, **options))
 
 
-def damage_by_size_rows(
-    text: str,
-    settings: Settings,
-    *,
-    known: Analysis | None = None,
-    max_chunks: int | None = MAX_CHUNKS,
-    max_code_points: int | None = MAX_CODE_POINTS,
-) -> Iterator[Row]:
+def damage_by_size_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
     """``damage_by_size``'s rows one at a time (one split and damage pass each)."""
-    for size in comparison_sizes(settings.chunk_size, settings.overlap):
-        row = settings.replace(chunk_size=size)
-        analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        current = size == settings.chunk_size
-        yield _row(str(size), f"size {size:,}", row, current, analysis, max_chunks)
+    current = settings.chunk_size
+    wanted = [
+        (str(size), f"size {size:,}", settings.replace(chunk_size=size), size == current)
+        for size in comparison_sizes(settings.chunk_size, settings.overlap)
+    ]
+    return _rows(text, wanted, **options)
 
 
 def _row(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 
+from ..engine.index import TextIndex, per_text
 from ..engine.merge import Job
 from ..engine.spans import window_count
 from ..tokenizers import get_tokenizer
@@ -45,11 +46,12 @@ def token_ends(job: Job) -> list[int]:
     """One code-point end per token of the whole text, cached with the text's facts."""
     sizer = job.sizer
     assert isinstance(sizer, TokenSizer), "Token window is sized in tokens"
-    key = ("token-ends", sizer.name)
-    ends: list[int] | None = job.index.memo.get(key)
-    if ends is None:
-        ends = job.index.memo[key] = sizer.tokenizer.token_ends(job.text, merged=False)
-    return ends
+    return _token_ends(job.index, sizer.name)
+
+
+@per_text
+def _token_ends(index: TextIndex, tokenizer: str) -> list[int]:
+    return get_tokenizer(tokenizer).token_ends(index.text, merged=False)
 
 
 def token_windows(job: Job) -> None:

@@ -10,12 +10,11 @@ U+0085, ``\\v`` and ``\\f`` are not line breaks here.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..engine.index import TextIndex
+from ..engine.index import TextIndex, per_text
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -72,9 +71,6 @@ class Lines:
     def blank(self, text: str, line: int) -> bool:
         return not text[self.starts[line] : self.ends[line]].strip()
 
-    def line_of(self, position: int) -> int:
-        return bisect_right(self.starts, position) - 1
-
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
@@ -90,21 +86,17 @@ def parse_tokens(text: str) -> list[Any]:
     return list(_parser().parse(text))
 
 
+@per_text
 def markdown_tokens(index: TextIndex) -> list[Any]:
     """The block tokens of the index's text, parsed once per text (Markdown structure mode
     and the damage figures share them)."""
-    found: list[Any] | None = index.memo.get("markdown-tokens")
-    if found is None:
-        found = index.memo["markdown-tokens"] = parse_tokens(index.text)
-    return found
+    return parse_tokens(index.text)
 
 
+@per_text
 def markdown_blocks(index: TextIndex) -> tuple[Block, ...]:
     """The top-level blocks of the index's text, found once per text."""
-    found: tuple[Block, ...] | None = index.memo.get("markdown")
-    if found is None:
-        found = index.memo["markdown"] = parse_blocks(index.text, markdown_tokens(index))
-    return found
+    return parse_blocks(index.text, markdown_tokens(index))
 
 
 def parse_blocks(text: str, tokens: list[Any] | None = None) -> tuple[Block, ...]:
@@ -220,9 +212,7 @@ def outline(text: str, tokens: list[Any]) -> Outline:
     return Outline(tuple(fences), tuple(tables), frozenset(starts), frozenset(ends))
 
 
+@per_text
 def markdown_outline(index: TextIndex) -> Outline:
     """The outline of the index's text, found once per text."""
-    found: Outline | None = index.memo.get("markdown-outline")
-    if found is None:
-        found = index.memo["markdown-outline"] = outline(index.text, markdown_tokens(index))
-    return found
+    return outline(index.text, markdown_tokens(index))

@@ -70,7 +70,7 @@ def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
     its name: ``file:<file_name>`` (the same in the page and the CLI, so their downloads
     agree; another file of the same name gets " (2)", ...). A SettingError naming what the
     reader cannot count exactly, if anything."""
-    from .hf import load_tokenizer_json
+    from .hf.tokenizer import load_tokenizer_json
 
     content = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     base = name = f"file:{file_name}"
@@ -86,6 +86,13 @@ def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
     return name
 
 
+def check_tokenizer_size(size: int) -> None:
+    """Refuse a tokenizer.json of ``size`` bytes before reading it, if it is too large."""
+    from .hf.tokenizer import check_tokenizer_size as check
+
+    check(size)
+
+
 def tokenizer_loaded(name: str) -> bool:
     """Whether ``name`` is ready to count without loading its tables (the page says
     "loading" rather than wait for a rank file on the first result)."""
@@ -96,6 +103,7 @@ __all__ = [
     "TOKENIZERS",
     "Tokenizer",
     "add_tokenizer_json",
+    "check_tokenizer_size",
     "get_tokenizer",
     "tokenizer_loaded",
 ]

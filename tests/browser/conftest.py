@@ -47,7 +47,7 @@ from playwright.sync_api import (
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from chunker_py import DEFAULT_SEPARATORS, Settings  # noqa: E402
+from chunker_py import DEFAULT_SEPARATORS, EDGES, MODES, Settings  # noqa: E402
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.conftest import Server  # noqa: E402  (re-exported for the browser tests)
 
@@ -56,9 +56,9 @@ SETTLE_TIMEOUT_MS = 30_000
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
 SETTINGS_REGION = "Document and settings"
-# The visible label of each core mode and edges value (radio buttons).
-MODE_LABELS = {"recursive": "Recursive", "fixed": "Fixed size"}
-EDGE_LABELS = {"trim": "Trim edge whitespace", "preserve": "Preserve edge whitespace"}
+# The visible label of each mode and edges value (radio buttons), from the core.
+MODE_LABELS = {name: mode.label for name, mode in MODES.items()}
+EDGE_LABELS = dict(EDGES)
 
 
 @pytest.fixture(scope="session")

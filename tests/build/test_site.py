@@ -27,11 +27,12 @@ def fetch(url: str) -> tuple[Message, bytes]:
         ("pyodide-lock.json", "application/json"),
     ],
 )
-def test_server_sends_exact_mime_no_cache_and_csp(server, site, suffix: str, mime: str) -> None:
+def test_server_sends_exact_mime_immutable_and_csp(server, site, suffix: str, mime: str) -> None:
+    """Versioned vendor files are content-addressed: a year, never asked again."""
     folder = site.vendored.pyodide.rsplit("/", 1)[0]
     headers, _ = fetch(f"{server.url}{folder}/{suffix}")
     assert headers["Content-Type"].split(";")[0] == mime
-    assert headers["Cache-Control"] == "no-cache"
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
     assert headers["Content-Security-Policy"] == CSP
 
 

@@ -138,3 +138,35 @@ def test_download_names_are_sanitised() -> None:
     assert download_name("", "csv") == "chunks.csv"
     assert download_name("...", "csv") == "chunks.csv"
     assert download_name("Team handbook", "jsonl") == "Team_handbook.jsonl"
+
+
+def _rfc4180_row(cells: list[str]) -> str:
+    """RFC 4180 as SPEC.md states it: a cell holding " , CR or LF is quoted, its quotes
+    doubled; every other cell as is; CR LF after each row."""
+    quoted = [
+        '"' + c.replace('"', '""') + '"' if any(x in c for x in '",\r\n') else c for c in cells
+    ]
+    return ",".join(quoted) + "\r\n"
+
+
+@given(text=st.one_of(texts, st.text(alphabet='ab ,"\r\n=+-@\t\x85\u2028', max_size=60)))
+@example(text=HOSTILE)
+@example(text=' "')
+def test_csv_quotes_exactly_the_cells_rfc4180_quotes(text: str) -> None:
+    """The CSV (written by ``csv.writer``) is byte for byte the RFC 4180 rule: no cell
+    quoted that need not be, in both the exact and the spreadsheet-safe forms."""
+    assume(not any(0xD800 <= ord(c) <= 0xDFFF for c in text))
+    settings = Settings(mode="markdown", chunk_size=7, source_name='n,"1"')
+    result = analyse(text, settings)
+    assume(result.error is None)
+    header = "index,start,end,length,tokens,overlap,text,heading_path,source\r\n"
+    for safe in (False, True):
+        rows = [header]
+        for c in result.chunks:
+            cells = [str(c.index), str(c.start), str(c.end), str(c.length)]
+            cells += [str(result.tokens[c.index]), str(c.overlap), c.text, c.heading_path]
+            cells.append('n,"1"')
+            if safe:
+                cells = ["'" + x if x[:1] in ("=", "+", "-", "@", "\t", "\r") else x for x in cells]
+            rows.append(_rfc4180_row(cells))
+        assert to_csv(result, spreadsheet_safe=safe) == "".join(rows)

@@ -23,10 +23,19 @@ import pytest
 from hypothesis import HealthCheck, find
 from hypothesis import settings as hypothesis_settings
 
-from chunker_py import FIELDS, MODES, Settings, settings_from_fragment, settings_to_fragment
+from chunker_py import (
+    FIELDS,
+    MODES,
+    Settings,
+    analyse,
+    settings_from_fragment,
+    settings_to_fragment,
+)
 from chunker_py.io.cli import main
+from chunker_py.modes.registry import comparison_rows
+from chunker_py.pipeline.compare import row_settings
 
-from .conftest import field_values, settings_strategy
+from .conftest import COMPARISON, field_values, settings_strategy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIND = hypothesis_settings(
@@ -90,6 +99,54 @@ def test_every_mode_and_option_is_drawn_by_the_settings_strategy(mode: str) -> N
         assert found.get(field.key) != default
 
 
+def test_the_comparison_rows_and_the_compare_help_come_from_the_modes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each mode declares its rows; the table, its order and ``--format compare``'s help
+    (which once named six of the seven rows) are generated from them."""
+    rows = [(mode.name, row) for mode, row in comparison_rows()]
+    assert [row.label for _name, row in rows] == COMPARISON
+    assert {name for name, _row in rows} == set(MODES)
+    built = row_settings(Settings(chunk_size=100, chunk_overlap=10))
+    assert [key for key, _label, _s in built] == [row.key for _name, row in rows]
+    assert [s.mode for _key, _label, s in built] == [name for name, _row in rows]
+    assert [s.chunk_overlap for _key, _label, s in built] == [10, 10, 10, 10, 0, 10, 10]
+    shown = help_text(capsys).split("--format", 2)[2]
+    assert all(label in shown for label in COMPARISON)
+
+
+NO_EMPTY_SEPARATOR = (
+    ': no remaining separator could split them. Add the empty separator "" as the last '
+    "separator to allow splitting between single code points."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "settings", "expected"),
+    [
+        (
+            "abcdefgh ijklmnop",
+            Settings(chunk_size=4, chunk_overlap=0, separators=(" ",)),
+            "2 chunk(s) exceed the chunk size of 4 code points (index 0, 1; the longest has "
+            "9 code points)" + NO_EMPTY_SEPARATOR,  # the space starts the second piece
+        ),
+        (
+            "\U0001d518\U0001d518",  # each 3 cl100k_base tokens, one code point
+            Settings(chunk_size=1, chunk_overlap=0, size_unit="tokens"),
+            "2 chunk(s) exceed the chunk size of 1 cl100k_base tokens (index 0, 1; the longest "
+            "has 3 cl100k_base tokens): no separator could split them further.",
+        ),
+        ("abcdefgh ijklmnop", Settings(mode="fixed", chunk_size=4, chunk_overlap=0), None),
+    ],
+)
+def test_the_over_size_warning_gives_the_reason_its_mode_declares(
+    text: str, settings: Settings, expected: str | None
+) -> None:
+    """Recursive mode says why a chunk stays over the size (SPEC.md: pieces no remaining
+    separator can split are emitted whole); Fixed size is never over it."""
+    assert analyse(text, settings).warnings == (() if expected is None else (expected,))
+
+
 # ------------------------------------------------------------------ a mode added as documented
 
 FAKE_MODULE = '''
@@ -135,6 +192,8 @@ FAKE_ENTRY = """
             fake,
             "Fake stride",
             "A test-only mode registered by tests/core/test_registry.py.",
+            compare_rows=(CompareRow("fake", "Fake stride (3)", 8, (("stride", 3),)),),
+            langchain="LangChain has no stride splitter.",
         ),
 """
 
@@ -144,7 +203,7 @@ import sys
 
 from hypothesis import HealthCheck, find, settings
 
-from chunker_py import Settings, analyse, settings_from_fragment, settings_to_fragment
+from chunker_py import Settings, analyse, compare, settings_from_fragment, settings_to_fragment
 from chunker_py.io.cli import run
 from tests.core.conftest import settings_strategy
 
@@ -158,6 +217,8 @@ back, notes = settings_from_fragment(link)
 out["link"] = link
 out["round_trip"] = back == Settings(mode="fake", stride=5) and notes == []
 out["chunks"] = [c.text for c in analyse("abcdefg", Settings(mode="fake", stride=3)).chunks]
+rows = compare("abcdefg", Settings(chunk_size=5, chunk_overlap=1))
+out["compare"] = [(r.key, r.count) for r in rows]
 quick = settings(max_examples=2000, database=None, suppress_health_check=list(HealthCheck))
 drawn = find(settings_strategy(), lambda s: s.mode == "fake" and s.stride != 2, settings=quick)
 out["drawn"] = [drawn.mode, drawn.stride]
@@ -224,4 +285,6 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
     assert "mode=fake" in out["link"] and "stride=5" in out["link"]
     assert out["round_trip"] is True
     assert out["chunks"] == ["abc", "def", "g"]
+    assert out["compare"][-1] == ["fake", 3] and len(out["compare"]) == 8
+    assert "Fake stride (3)" in shown  # --format compare's help names the new row
     assert out["drawn"][0] == "fake" and out["drawn"][1] != 2

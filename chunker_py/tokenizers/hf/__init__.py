@@ -11,8 +11,10 @@ Anything else is refused with a message naming it, never counted approximately.
 
 from __future__ import annotations
 
-from .tokenizer import FIELD, MAX_BYTES, HfTokenizer, check_tokenizer_size, load_tokenizer_json
+from typing import Any
 
+# Imported on first use (the page's start-up snapshot leaves these modules out; build.py
+# SNAPSHOT_LAZY): this package itself imports nothing.
 __all__ = [
     "FIELD",
     "MAX_BYTES",
@@ -20,3 +22,11 @@ __all__ = [
     "check_tokenizer_size",
     "load_tokenizer_json",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from . import tokenizer
+
+        return getattr(tokenizer, name)
+    raise AttributeError(name)

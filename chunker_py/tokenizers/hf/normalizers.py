@@ -290,8 +290,6 @@ def read_normalizer(spec: object) -> Normalizer | None:
         from .precompiled import Precompiled
 
         charsmap = spec.get("precompiled_charsmap")
-        if charsmap is None:
-            return None  # HF reads a null charsmap as no normalization
         if not isinstance(charsmap, str):
             refuse("its Precompiled normalizer has no precompiled_charsmap")
         try:

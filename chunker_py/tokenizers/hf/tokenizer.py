@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from ..base import Tokenizer
+from ..bpe import same_length_text
 from . import unicode_data as ud
 from .models import Model, read_model
 from .normalizers import Normalizer, read_normalizer
@@ -74,15 +75,6 @@ class AddedTokens:
         return segments
 
 
-def clean_surrogates(text: str) -> str:
-    """Lone surrogates become U+FFFD, keeping offsets."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return re.sub("[\ud800-\udfff]", "\ufffd", text)
-    return text
-
-
 class HfTokenizer(Tokenizer):
     """A tokenizer read from a tokenizer.json (see ``load_tokenizer_json``)."""
 
@@ -131,7 +123,7 @@ class HfTokenizer(Tokenizer):
         return out
 
     def _count(self, text: str) -> int:
-        text = clean_surrogates(text)
+        text = same_length_text(text)
         tokenize = self.model.tokenize
         total = 0
         for piece, added in self.pieces(text, self.track_always):
@@ -139,7 +131,7 @@ class HfTokenizer(Tokenizer):
         return total
 
     def _token_ends(self, text: str) -> list[int]:
-        text = clean_surrogates(text)
+        text = same_length_text(text)
         ends: list[int] = []
         top = 0
         for (piece_text, owners, _), added in self.pieces(text, True):

@@ -1,0 +1,938 @@
+"""Sentence boundaries: where a sentence ends, in every script the page accepts.
+
+One detector serves Sentence mode, Markdown structure's descent into sentences and the
+damage figures. It returns sentences as ``(start, end)`` code-point ranges without edge
+whitespace, in order, disjoint, inside the requested range. Its rules (README "Sentence,
+in detail" lists them with examples):
+
+- A blank line always ends a sentence; so does a line break before a list item (``•``,
+  ``-``, ``*``, ``1.``, ``a)``, ``iii.``), and an inline list (``1) … 2) …``, ``a. … b. …``,
+  ``• … • …``) starts a sentence at each item.
+- ``。！？｡`` (Chinese, Japanese), ``।॥`` (Hindi, Marathi, Bengali), ``؟۔`` (Arabic, Persian,
+  Urdu), ``։`` (Armenian), ``።፧`` (Amharic), ``။`` (Burmese), ``។៕`` (Khmer) and ``᠃``
+  (Mongolian) end a sentence wherever they stand, except between digits (``３．２９``) and
+  inside an open ``《》「」『』（）`` pair; closing quotes and brackets stay with the sentence.
+- ``. ! ?`` (and runs such as ``?!``, ``!!``, ``...``, ``. . .``, ``…``; ``;`` after a Greek
+  letter is the Greek question mark) end a sentence when whitespace follows and then a
+  capital, a letter of a caseless script, a digit or an opener (``¿ ¡ « „ " ' ( [``), or
+  the end of the text; also with no space before a capitalised word (``world.Today``).
+  Closing quotes, brackets and footnote marks (``[1]``) right after them stay with the
+  sentence. A lower-case word after them continues the sentence.
+- A single ``.`` does not end a sentence after a number before a digit or a day before a
+  month name (``am 3. Oktober``), after a German (Danish, Polish, …) ordinal before a noun
+  (``der 2. Weltkrieg``), after a title (``Dr.``, ``Mrs.``, ``St.`` before a name, the
+  user's own abbreviations), after a number abbreviation before a number (``No. 5``,
+  ``p. 55``), or after any other abbreviation or initial (``etc.``, ``Co.``, ``U.S.``,
+  ``E.``) unless the next word is a typical sentence starter (``The``, ``It``, ``How``…).
+- Thai: a space between Thai letters ends a sentence.
+
+Abbreviations, starters and month names come per language (``sentence_words``); the
+language is given or chosen from the text's script and, for Latin script, its function
+words. Letter classes come from frozen tables (``sentence_chars``), never from
+``unicodedata``, so CPython and Pyodide find the same sentences.
+"""
+
+# ruff: noqa: RUF001, RUF002, RUF003  (the rules name punctuation of many scripts)
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterable
+
+from . import sentence_chars as chars
+from . import sentence_words as words
+
+Spans = list[tuple[int, int]]
+
+
+def _union(*tables: tuple[int, ...]) -> tuple[int, ...]:
+    """The flat range table (first, last, first, last, …) of all the tables' code points."""
+    runs = sorted((t[i], t[i + 1]) for t in tables for i in range(0, len(t), 2))
+    merged: list[list[int]] = []
+    for first, last in runs:
+        if merged and first <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], last)
+        else:
+            merged.append([first, last])
+    return tuple(v for run in merged for v in run)
+
+
+class _Chars:
+    """Code points of frozen tables, tested one at a time by binary search: ``re`` takes
+    up to 25 ms to compile a class of tens of thousands of letters, and the page would pay
+    it for every such pattern at start-up."""
+
+    __slots__ = ("extra", "table")
+
+    def __init__(self, *tables: tuple[int, ...], extra: str = "") -> None:
+        self.table = _union(*tables)
+        self.extra = frozenset(extra)
+
+    def has(self, char: str) -> bool:
+        if char in self.extra:
+            return True
+        code = ord(char)
+        index = bisect_right(self.table, code)
+        return index % 2 == 1 or (index > 0 and self.table[index - 1] == code)
+
+    def match(self, text: str, position: int = 0) -> bool:
+        """Whether ``text[position]`` is one of them (like a one-character pattern)."""
+        return position < len(text) and self.has(text[position])
+
+
+_UPPER_CHAR = _Chars(chars.UPPER)
+_LOWER_START = _Chars(chars.LOWER)
+_LETTER_CHARS = _Chars(chars.UPPER, chars.LOWER, chars.CASELESS)
+_DIGIT_CHAR = _Chars(chars.DIGIT)
+_CJK_CHAR = _Chars(chars.HAN, chars.HIRAGANA, chars.KATAKANA)
+_GREEK_CHAR = _Chars(chars.GREEK)
+_ARMENIAN_CHAR = _Chars(chars.ARMENIAN)
+
+# Closing quotes and brackets. German closes with the English opening quotes (after the
+# low ones) or with the guillemets pointing left (after those pointing right).
+_CLOSERS = "\"'”’»“‘«)]}」』）】》〉›‹〕〗〙〛｣＂＇］｝`"
+_OPENERS = "¿¡«„\"'([{“‘‚‹›»「『（【《〈〔＂＇`"
+_BULLETS = "•◦▪‣⁃"
+_UNCONDITIONAL = "。！？｡．।॥؟۔։።፧။។៕᠃"
+_LATIN = ".!?…‼⁇⁈⁉"
+_CLOSER_RUN = f"(?:[{re.escape(_CLOSERS)}]|'')*"
+
+# A terminator run (one pattern that starts with one class: ``re`` then skips ahead fast).
+# ";" and ":" join it only in texts with Greek or Armenian letters (the Greek question
+# mark, the colon typed for the Armenian full stop); the run's first character tells its
+# kind.
+_L = re.escape(_LATIN)
+# joined across single spaces: ". . .", "! ! !", "Happy! ...", but not "raak. ...en"
+_RUN = f"[{_UNCONDITIONAL}{_L}]+(?:[ ](?:[{_L}](?![{_L}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*"
+_CANDIDATE = re.compile(f"({_RUN}){_CLOSER_RUN}")
+_CANDIDATE_WITH_COLONS = re.compile(f"({_RUN}|[;;:]){_CLOSER_RUN}")
+# the Greek and Armenian blocks: where ";" and ":" may be full stops (the letter before
+# them is then checked exactly)
+_GREEK_OR_ARMENIAN = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f]")
+_UNCONDITIONAL_SET = frozenset(_UNCONDITIONAL)
+_QUESTION_OR_EXCLAMATION = frozenset("!?‼⁇⁈⁉")
+_LINE_BREAK = r"(?:\r\n|\r|\n)"
+_PARAGRAPH_BREAK = re.compile(rf"{_LINE_BREAK}(?:[^\S\r\n]*{_LINE_BREAK})+")
+_SPACE = re.compile(r"\s*")
+# Footnote marks ("[1]", "[2][3] [4]") and a closing quote written apart (" '' ", " ' ")
+# after a terminator stay with its sentence.
+_TRAILERS = re.compile(r"(?:\s*(?:\[[0-9]{1,3}\])+|[^\S\r\n]+(?:''|[\"'”’]))+(?=\s|\Z)")
+_TRAILER_LEADS = frozenset("[\"'”’ \t")
+_ATTACHED_FOOTNOTES = re.compile(r"(?:\[[0-9]{1,3}\])+(?=\s|\Z)")
+# A list marker: a bullet or dash, or a number, letter or roman numeral with . or ).
+_MARKER = (
+    rf"(?:[{_BULLETS}*\-–]|\(?(?:[0-9]{{1,3}}|[a-zA-Z]|[ivxlcdm]{{1,6}}|[IVXLCDM]{{1,6}})"
+    r"(?:\.\)|[.)]))"
+)
+_MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
+# (Patterns that start with one class are found fast: "\r\n" is found at its "\n".)
+_LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*(?={_MARKER}[^\S\r\n])")
+# An inline list marker: its end (". ", ") ", ".) ") is found first, the value before it
+# then checked, since a scan that starts at every word would cost a millisecond a page.
+_MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
+_PLAIN_OPENERS = "\"'“‘«„(["
+_PLAIN_NUMBER = re.compile(r"[0-9][0-9,]*")
+_AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")
+_ASCII_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+_MARKER_LAST = frozenset("0123456789ivx")
+_MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
+_LIST_REACH = 2000  # how far an inline list's items may stand from its second one
+_SECOND_MARKER = re.compile(r"([2bi]i?)[.)]\)?(?=\s)")  # one class first: found fast
+_CANDIDATE_CHAR = re.compile(f"[{_UNCONDITIONAL}{re.escape(_LATIN)};;:]")
+_THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
+_STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
+# A word for the word lists: up to white space or punctuation.
+_NOT_WORD = r"\s.,;:!?…\"'()\[\]{}«»“”‘’„‚‹›「」『』（）【】《》〈〉。！？、，：；"
+_NEXT_WORD = re.compile(rf"[{re.escape(_OPENERS)}]*([^{_NOT_WORD}]+(?:['’][^{_NOT_WORD}]+)?)")
+_ROMAN_NUMBER = re.compile(r"[IVXLC]+(?=[\s.,;:!?)\]\"'’”]|\Z)")
+
+
+def _number(word: str) -> bool:
+    """Digits in groups joined by one of ``. , : /``: "5", "1,000", "3.14", "1026.253.553"."""
+    if not word or not _DIGIT_CHAR.has(word[0]) or not _DIGIT_CHAR.has(word[-1]):
+        return False
+    after_separator = False
+    for char in word:
+        if char in ".,:/":
+            if after_separator:
+                return False
+            after_separator = True
+        elif _DIGIT_CHAR.has(char):
+            after_separator = False
+        else:
+            return False
+    return True
+
+
+def _capitalised(text: str, position: int = 0) -> bool:
+    """A capital, then a lower-case letter."""
+    return _UPPER_CHAR.match(text, position) and _LOWER_START.match(text, position + 1)
+
+
+def _lone_capital(text: str, position: int) -> bool:
+    return _UPPER_CHAR.match(text, position) and text.startswith(" ", position + 1)
+
+
+def _dot_lower(text: str, position: int) -> bool:
+    return text.startswith(".", position) and _LOWER_START.match(text, position + 1)
+
+
+def _spaced_letter(text: str, position: int = 0) -> bool:
+    """A letter and a dot ("R.", "B.")."""
+    return _LETTER_CHARS.match(text, position) and text.startswith(".", position + 1)
+
+
+def _letters(word: str) -> bool:
+    return bool(word) and all(_LETTER_CHARS.has(char) for char in word)
+
+
+def _multi_period(word: str) -> bool:
+    """Letters in groups of one to four joined by dots: "U.S.A", "Ph.D", "z.B"."""
+    parts = word.split(".")
+    return len(parts) > 1 and all(len(part) <= 4 and _letters(part) for part in parts)
+
+
+_ROMAN = {"i": 1, "ii": 2, "iii": 3, "iv": 4, "v": 5, "vi": 6, "vii": 7, "viii": 8, "ix": 9,
+          "x": 10, "xi": 11, "xii": 12}  # fmt: skip
+# Quotations and brackets: a terminator inside one ends no sentence unless the closer
+# follows it ("(See above.) Next", 'He said "Stop." Then'); "How many? I don't know."
+# inside quotes stays one sentence. Unpaired or very long ones protect nothing.
+_PAIR_LIMIT = 400
+_PAIR_TYPES = (
+    ("“", "”"), ("„", "“"), ("«", "»"), ("»", "«"), ("‹", "›"), ("(", ")"), ("[", "]"),
+    ("（", "）"), ("「", "」"), ("『", "』"), ("《", "》"), ("【", "】"),
+)  # fmt: skip
+# One pattern per pair (each starts with its opener, so ``re`` skips ahead fast); only
+# the openers present in a text are scanned for.
+_PAIRS = (
+    # a straight double quote between two Hebrew letters is a gershayim (ד"ר), not a quote
+    ('"', re.compile(f'"(?<![\u05d0-\u05ea]")[^"]{{1,{_PAIR_LIMIT}}}"(?![\u05d0-\u05ea])')),
+    *(
+        (a, re.compile(f"{re.escape(a)}[^{re.escape(a + b)}]{{1,{_PAIR_LIMIT}}}{re.escape(b)}"))
+        for a, b in _PAIR_TYPES
+    ),
+)
+_QUOTATIVE = frozenset("とっ")  # Japanese particles after a quotation: the sentence goes on
+_DIGITS = frozenset("0123456789０１２３４５６７８９")
+_TOKEN_LIMIT = 40  # how far back a word before a dot is looked for
+
+# Languages whose ordinals are written with a dot ("der 3. Oktober", "2. verdenskrig").
+ORDINAL_LANGUAGES = frozenset({"de", "da", "fi", "pl", "sk", "cs", "hu", "no", "sv", "et"})
+LANGUAGES: dict[str, str] = {
+    "auto": "Automatic (from the text)",
+    "en": "English",
+    "de": "German",
+    "fr": "French",
+    "es": "Spanish",
+    "it": "Italian",
+    "pt": "Portuguese",
+    "nl": "Dutch",
+    "da": "Danish",
+    "pl": "Polish",
+    "sk": "Slovak",
+    "fi": "Finnish",
+    "ru": "Russian",
+    "uk": "Ukrainian",
+    "bg": "Bulgarian",
+    "kk": "Kazakh",
+    "el": "Greek",
+    "hy": "Armenian",
+    "ar": "Arabic",
+    "fa": "Persian",
+    "ur": "Urdu",
+    "hi": "Hindi",
+    "mr": "Marathi",
+    "am": "Amharic",
+    "my": "Burmese",
+    "zh": "Chinese",
+    "ja": "Japanese",
+    "th": "Thai",
+}
+
+# Titles of every language: they never end a sentence before a name, whatever the language.
+_ALL_PREPOSITIVE = frozenset().union(*words.TITLES.values())
+_ALL_MONTHS = frozenset().union(*words.MONTHS.values())
+_EXCLAMATION_WORDS = frozenset({"yahoo", "jeopardy", "joomla", "mumbai"})
+
+
+class Rules:
+    """The word lists for one language plus the user's abbreviations."""
+
+    __slots__ = ("abbreviations", "language", "number", "ordinals", "prepositive", "special",
+                 "starters", "user")  # fmt: skip
+
+    def __init__(self, language: str, user: Iterable[str] = ()) -> None:
+        self.language = language
+        self.user = frozenset(normalise_abbreviation(a) for a in user)
+        english = language in ("en", "el", "fa")
+        base = words.ABBREVIATIONS.get(language, words.ABBREVIATIONS["en"] if english else ())
+        self.abbreviations = frozenset(base) | words.ABBREVIATIONS["en"] & _COMMON | self.user
+        self.prepositive = words.PREPOSITIVE.get(language, words.PREPOSITIVE["en"]) | self.user
+        self.number = words.NUMBER.get(language, words.NUMBER["en"]) | _COMMON_NUMBER
+        self.starters = words.STARTERS.get(language, frozenset()) | words.STARTERS["en"]
+        self.ordinals = language in ORDINAL_LANGUAGES
+        # every word whose dot needs a second look (the rest end a sentence at once)
+        self.special = (
+            self.abbreviations | self.prepositive | self.number | _ALL_PREPOSITIVE | _UNITS
+            | {"st", "ste"}
+        )  # fmt: skip
+
+
+# Abbreviations of English that turn up in technical text of any language.
+_COMMON = frozenset(
+    [
+        "e.g",
+        "i.e",
+        "etc",
+        "vs",
+        "cf",
+        "fig",
+        "no",
+        "nr",
+        "p",
+        "pp",
+        "vol",
+        "ca",
+        "approx",
+        "a.m",
+        "p.m",
+        "dr",
+        "mr",
+        "mrs",
+        "ms",
+        "prof",
+    ]
+)
+
+
+_COMMON_NUMBER = frozenset(["no", "nr", "n°", "nº", "№", "p", "pp"])
+_UNITS = frozenset(
+    [
+        "ft",
+        "in",
+        "lb",
+        "lbs",
+        "oz",
+        "yd",
+        "yds",
+        "mi",
+        "sq",
+        "cu",
+        "hr",
+        "hrs",
+        "min",
+        "sec",
+        "km",
+        "kg",
+        "cm",
+        "mm",
+    ]
+)
+# Multi-period abbreviations used before a noun ("the U.S. Government"): like "etc." they
+# end a sentence only before a typical starter; other ones ("Ph.D.", "B.C.") before any
+# capital.
+_ATTRIBUTIVE = frozenset(["u.s", "u.k", "u.n", "e.u", "u.s.a", "a.m", "p.m"])
+
+
+def normalise_abbreviation(text: str) -> str:
+    return text.removesuffix(".").lower()
+
+
+# ------------------------------------------------------------------ language
+
+
+def _script_table() -> tuple[list[int], list[str]]:
+    """Script letter runs merged into one sorted table: range starts and their script."""
+    runs = []
+    for name in chars.SCRIPTS:
+        table = getattr(chars, name)
+        runs += [(table[i], table[i + 1], name) for i in range(0, len(table), 2)]
+    runs.sort()
+    starts, names = [], []
+    for first, last, name in runs:
+        starts += [first, last + 1]
+        names += [name, ""]
+    return starts, names
+
+
+_SCRIPT_STARTS, _SCRIPT_NAMES = _script_table()
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+_LATIN_WORD = re.compile("[A-Za-zªºÀ-ÖØ-öø-ɏ]+")
+_SCRIPT_LANGUAGE = {
+    "GREEK": "el", "CYRILLIC": "ru", "ARMENIAN": "hy", "HEBREW": "he", "ARABIC": "ar",
+    "DEVANAGARI": "hi", "BENGALI": "bn", "THAI": "th", "ETHIOPIC": "am", "MYANMAR": "my",
+    "HAN": "zh", "HIRAGANA": "ja", "KATAKANA": "ja", "HANGUL": "ko", "KHMER": "km",
+    "GEORGIAN": "ka", "TAMIL": "ta", "TELUGU": "te", "KANNADA": "kn", "MALAYALAM": "ml",
+    "GUJARATI": "gu", "GURMUKHI": "pa",
+}  # fmt: skip
+_STOPWORD_LANGUAGES: dict[str, list[str]] = {}
+for _language, _words in sorted(words.STOPWORDS.items()):
+    for _word in _words:
+        if len(_word) < 2:
+            continue  # "a", "i", "y": too many languages' and too often initials
+        for _form in (_word, _word[:1].upper() + _word[1:]):
+            _STOPWORD_LANGUAGES.setdefault(_form, []).append(_language)
+_PERSIAN_LETTERS = "پچژگکی"
+_URDU_LETTERS = "ےںٹڈڑہ"
+_SAMPLE = 3000
+_detected: tuple[str, str] = ("", "en")
+
+
+def detect_language(text: str) -> str:
+    """The language of ``text`` from its first 3,000 code points: the script with the most
+    letters (Hiragana or Katakana make Han Japanese), and for Latin script the language
+    with the most function words (English when none is found)."""
+    global _detected
+    if _detected[0] is text:
+        return _detected[1]
+    sample = text[:_SAMPLE]
+    counts: dict[str, int] = {}
+    ascii_only = len(sample.encode("ascii", "ignore"))
+    if (len(sample) - ascii_only) * 10 < len(sample):
+        counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
+    if not counts:
+        counts["LATIN"] = sum(1 for c in sample[:1000] if c in _ASCII_LETTERS)
+        for run in _NON_ASCII_RUN.findall(sample, 0, 1000):
+            # a run's script is its first letter's (a word rarely mixes scripts)
+            for char in run[:8]:
+                name = _SCRIPT_NAMES[bisect_right(_SCRIPT_STARTS, ord(char)) - 1]
+                if name:
+                    counts[name] = counts.get(name, 0) + len(run)
+                    break
+    language = "en"
+    if counts:
+        if counts.get("HIRAGANA", 0) + counts.get("KATAKANA", 0):
+            counts["HAN"] = counts.get("HAN", 0) + counts.pop("HIRAGANA", 0)
+            counts["HAN"] += counts.pop("KATAKANA", 0)
+            counts["HIRAGANA"] = counts.pop("HAN")
+        script = max(counts, key=lambda name: (counts[name], name))
+        if script == "LATIN":
+            language = _latin_language(sample)
+        else:
+            language = _SCRIPT_LANGUAGE.get(script, "en")
+        if language == "ru":
+            language = _cyrillic_language(sample)
+        if language == "ar":
+            persian = _count(sample, _PERSIAN_LETTERS)
+            urdu = _count(sample, _URDU_LETTERS)
+            if urdu > persian and urdu:
+                language = "ur"
+            elif persian:
+                language = "fa"
+    _detected = (text, language)
+    return language
+
+
+_UKRAINIAN_LETTERS = "ієїґІЄЇҐ"
+_KAZAKH_LETTERS = "әғқңөұүһӘҒҚҢӨҰҮҺ"
+_RUSSIAN_LETTERS = "ыэЫЭ"
+
+
+def _count(sample: str, letters: str) -> int:
+    return sum(sample.count(letter) for letter in letters)
+
+
+def _cyrillic_language(sample: str) -> str:
+    """Russian, Ukrainian, Kazakh or Bulgarian from letters only some of them use."""
+    kazakh = _count(sample, _KAZAKH_LETTERS)
+    ukrainian = _count(sample, _UKRAINIAN_LETTERS)
+    russian = _count(sample, _RUSSIAN_LETTERS)
+    if kazakh and kazakh >= ukrainian:
+        return "kk"
+    if ukrainian > russian:
+        return "uk"
+    if not russian and "ъ" in sample:
+        return "bg"
+    return "ru"
+
+
+def _latin_language(sample: str) -> str:
+    votes: dict[str, int] = {}
+    table = _STOPWORD_LANGUAGES
+    for word in _LATIN_WORD.findall(sample):
+        if word in table:
+            for language in table[word]:
+                votes[language] = votes.get(language, 0) + 1
+    return max(
+        votes, key=lambda language: (votes[language], language == "en", language), default="en"
+    )
+
+
+# ------------------------------------------------------------------ boundaries
+
+
+def sentence_spans(
+    text: str,
+    start: int = 0,
+    end: int | None = None,
+    abbreviations: Iterable[str] = (),
+    language: str = "auto",
+) -> Spans:
+    """The sentences of ``text[start:end]`` as ranges without edge whitespace, in order.
+
+    ``abbreviations`` are the user's own (trailing dot optional, any case), added to the
+    language's list; ``language`` is a key of ``LANGUAGES`` ("auto": chosen from the text).
+    """
+    end = len(text) if end is None else end
+    if language == "auto":
+        language = detect_language(text)
+    rules = _rules(language, tuple(abbreviations))
+    ascii_only = text.isascii()  # known to CPython without a scan
+    colons = not ascii_only and bool(_GREEK_OR_ARMENIAN.search(text, start, end))
+    candidates = _CANDIDATE_WITH_COLONS if colons else _CANDIDATE
+    forced = _forced_starts(text, start, end, ascii_only)
+    pairs = _pairs(text, start, end)
+    out: Spans = []
+    position = start
+    for first, last in _paragraph_breaks(text, start, end):
+        _paragraph(text, position, first, rules, candidates, forced, pairs, out)
+        position = last
+    _paragraph(text, position, end, rules, candidates, forced, pairs, out)
+    return out
+
+
+_RULES_CACHE: dict[tuple[str, tuple[str, ...]], Rules] = {}
+
+
+def _rules(language: str, user: tuple[str, ...]) -> Rules:
+    key = (language, user)
+    found = _RULES_CACHE.get(key)
+    if found is None:
+        if len(_RULES_CACHE) > 32:
+            _RULES_CACHE.clear()
+        found = _RULES_CACHE[key] = Rules(language, user)
+    return found
+
+
+def _paragraph(
+    text: str,
+    start: int,
+    end: int,
+    rules: Rules,
+    candidates: re.Pattern[str],
+    forced: list[int],
+    pairs: list[tuple[int, int]],
+    out: Spans,
+) -> None:
+    """Append the sentences of one paragraph (no blank line inside)."""
+    f = bisect_right(forced, start)
+    next_forced = forced[f] if f < len(forced) and forced[f] < end else end
+    p = bisect_right(pairs, (start, end))
+    p = p - 1 if p and pairs[p - 1][1] > start else p
+    pair = pairs[p] if p < len(pairs) else _NO_PAIR
+    begin = start
+    for match in candidates.finditer(text, start, end):
+        first, stop = match.span()
+        while next_forced <= first:
+            _add_trimmed(text, begin, next_forced, out)
+            begin = next_forced
+            f += 1
+            next_forced = forced[f] if f < len(forced) and forced[f] < end else end
+        if stop <= begin:
+            continue
+        while pair[1] <= first:
+            p += 1
+            pair = pairs[p] if p < len(pairs) else _NO_PAIR
+        if pair[0] < first and stop < pair[1]:
+            continue  # inside a quotation or brackets, not right before its closer
+        lead = text[first]
+        if lead in _UNCONDITIONAL_SET:
+            if stop < end and (text[stop] in _QUOTATIVE or text[stop] in _DIGITS):
+                cut = _unconditional_end(text, match, start, end)
+            else:
+                cut = stop  # the usual case: nothing to look at
+                if not text[begin].isspace():
+                    out.append((begin, cut))
+                    begin = cut
+                    continue
+        elif lead in ";;:" and not _colon_is_a_stop(text, first, start, lead):
+            continue
+        else:
+            cut = _latin_end(text, match, begin, end, rules)
+        if cut:
+            _add_trimmed(text, begin, cut, out)
+            begin = cut
+    while next_forced < end:
+        _add_trimmed(text, begin, next_forced, out)
+        begin = next_forced
+        f += 1
+        next_forced = forced[f] if f < len(forced) and forced[f] < end else end
+    _add_trimmed(text, begin, end, out)
+
+
+_NO_PAIR = (1 << 62, 1 << 62)
+# Two line breaks with only spaces between: where a blank line may be (found fast, then
+# checked with the exact pattern, for which "\r\n" is one line break).
+_MAYBE_BLANK = re.compile(r"[\r\n][^\S\r\n]*[\r\n]")
+
+
+def _paragraph_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The blank-line runs of the range, as ``_PARAGRAPH_BREAK`` finds them."""
+    found: list[tuple[int, int]] = []
+    if "\n" not in text and "\r" not in text:
+        return found
+    position = start
+    while True:
+        hit = _MAYBE_BLANK.search(text, position, end)
+        if hit is None:
+            return found
+        exact = _PARAGRAPH_BREAK.match(text, hit.start(), end)
+        if exact is None and hit.start() > start and text[hit.start() - 1] == "\r":
+            exact = None  # the "\n" of a "\r\n" never starts a blank line
+        if exact is None:
+            position = hit.start() + 1
+            continue
+        found.append(exact.span())
+        position = exact.end()
+
+
+def _colon_is_a_stop(text: str, first: int, start: int, lead: str) -> bool:
+    """``;`` after a Greek letter (the question mark), ``:`` after an Armenian one."""
+    if first == start:
+        return False
+    return bool((_ARMENIAN_CHAR if lead == ":" else _GREEK_CHAR).match(text, first - 1))
+
+
+def _pairs(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Quotations and bracketed passages of the range that hold no blank line, outermost
+    only, in order."""
+    found: list[tuple[int, int]] = []
+    for opener, pattern in _PAIRS:
+        if opener in text:
+            found += [m.span() for m in pattern.finditer(text, start, end)]
+    if not found:
+        return []
+    found.sort()
+    out: list[tuple[int, int]] = []
+    for pair in found:
+        if out and pair[0] < out[-1][1]:
+            continue  # inside (or across) the one before
+        if not _PARAGRAPH_BREAK.search(text, pair[0], pair[1]):
+            out.append(pair)
+    return out
+
+
+def _forced_starts(text: str, start: int, end: int, ascii_only: bool) -> list[int]:
+    """Positions where a sentence starts whatever precedes: list items and Thai spaces.
+    (Each scan is skipped when a character it needs is absent: ``in`` is far faster.)"""
+    found: list[int] = []
+    if ("\n" in text or "\r" in text) and _LINE_ITEM.search(text, start, end):
+        found += [m.end() for m in _LINE_ITEM.finditer(text, start, end)]
+    if not ascii_only:
+        found += _inline_bullets(text, start, end)
+    if ". " in text or ") " in text:
+        for first, last in _inline_list_windows(text, start, end):
+            markers = _inline_markers(text, start, first, last)
+            if len(markers) > 1:
+                found += _inline_list_starts(text, start, markers)
+    if not ascii_only and _THAI_SPACE.search(text, start, end):
+        found += [m.end() for m in _THAI_SPACE.finditer(text, start, end)]
+    if len(found) > 1:
+        found = sorted(set(found))
+    return found
+
+
+def _inline_bullets(text: str, start: int, end: int) -> list[int]:
+    """Bullets after white space and before white space or a digit, mid-line or not
+    (found with ``str.find``, far faster than a pattern on text beyond Latin-1)."""
+    found: list[int] = []
+    for bullet in _BULLETS:
+        at = text.find(bullet, start, end)
+        while at >= 0:
+            if (
+                at > start
+                and text[at - 1].isspace()
+                and (at + 1 == end or text[at + 1].isspace() or text[at + 1] in _DIGITS)
+            ):
+                found.append(at)
+            at = text.find(bullet, at + 1, end)
+    return found
+
+
+def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Stretches of the range that may hold an inline list: around each second list
+    marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
+    line items). A cheap scan, so the full one runs only there."""
+    windows: list[tuple[int, int]] = []
+    for hit in _SECOND_MARKER.finditer(text, start, end):
+        at = hit.start()
+        if hit.group(1) in ("2", "b", "ii") and at > start and text[at - 1] in " \t":
+            first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
+            if windows and first <= windows[-1][1]:
+                windows[-1] = (windows[-1][0], last)
+            else:
+                windows.append((first, last))
+    return windows
+
+
+Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
+
+
+def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
+    """The list markers in ``[first, last)`` of the range that begins at ``start``."""
+    found: list[Marker] = []
+    for tail in _MARKER_TAIL.finditer(text, first, last):
+        at = tail.start()
+        if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
+            continue  # "word." : a value of two or more characters is digits or roman
+        value = _MARKER_VALUE.search(text, max(start, at - 4), at)
+        if value:
+            found.append((value.start(1), value.group(1), tail.group()))
+    return found
+
+
+def _marker_value(value: str) -> tuple[str, int]:
+    if value[0] in "0123456789":
+        return ("number", int(value))
+    if value in _ROMAN and value != "v" and value != "x":
+        return ("roman", _ROMAN[value])
+    return ("letter", ord(value) - ord("a") + 1)
+
+
+def _inline_list_starts(text: str, start: int, markers: list[Marker]) -> list[int]:
+    """Items of an inline list: markers numbered 1, 2, 3… (or a, b, c… or i, ii, iii…) in
+    the same style, the first at the paragraph's start or after a sentence end."""
+    found: list[int] = []
+    run: list[Marker] = []
+
+    def close() -> None:
+        if len(run) > 1:
+            found.extend(position for position, _value, _style in run)
+        run.clear()
+
+    for marker in markers:
+        position, name, style = marker
+        kind, value = _marker_value(name)
+        if run:
+            last_kind, last_value = _marker_value(run[-1][1])
+            if kind == "roman" and last_kind == "letter" and name == "ii":
+                last_kind = "roman"  # "i." was roman after all
+            if (kind, value) == (last_kind, last_value + 1) and style == run[-1][2]:
+                run.append(marker)
+                continue
+            close()
+        if value == 1 and _starts_here(text, start, position):
+            run.append(marker)
+    close()
+    return found
+
+
+def _starts_here(text: str, start: int, position: int) -> bool:
+    before = text[max(start, position - 3) : position].rstrip()
+    return not before or before[-1] in _LATIN + _UNCONDITIONAL + _CLOSERS + ":"
+
+
+def _unconditional_end(text: str, match: re.Match[str], start: int, end: int) -> int:
+    stop = match.end()
+    first = match.start()
+    if (
+        text[first] in "．."
+        and first > start
+        and text[first - 1] in _DIGITS
+        and stop < end
+        and text[stop] in _DIGITS
+    ):
+        return 0  # a decimal point: ３．２９
+    if stop > match.end(1) and stop < end and text[stop] in _QUOTATIVE:
+        return 0
+    return stop
+
+
+def _latin_end(text: str, match: re.Match[str], begin: int, end: int, rules: Rules) -> int:
+    """Where the sentence ends after a ``. ! ? …`` run (0: it does not end there)."""
+    stop = match.end()
+    run = match.group(1)
+    closed = stop > match.end(1)
+    if stop < end and not text[stop].isspace():
+        attached = _ATTACHED_FOOTNOTES.match(text, stop, end)
+        if not attached:
+            return stop if _ends_without_space(text, match, begin, run, closed) else 0
+        stop = attached.end()
+    if stop + 1 < end and text[stop + 1] in _TRAILER_LEADS:
+        trailers = _TRAILERS.match(text, stop, end)
+        if trailers:
+            stop = trailers.end()
+    following = stop + 1
+    if following < end and text[following].isspace():
+        following = _skip_space(text, following, end)
+    if following >= end:
+        return stop
+    if not (_STARTS.match(text, following) or text.startswith("..", following)):
+        return 0
+    if match.start() - begin < 12 and _MARKER_ONLY.match(
+        text, _skip_space(text, begin, end), match.end()
+    ):
+        return 0  # "1." or "a)" alone is a list marker, not a sentence
+    if run == ".":
+        if closed:
+            return stop
+        return stop if _period_ends(text, match.start(), begin, following, rules) else 0
+    if not _QUESTION_OR_EXCLAMATION.isdisjoint(run):
+        if run == "!" and not closed:
+            word = _word_before(text, match.start(), begin).lower()
+            if word in _EXCLAMATION_WORDS and not _starter_follows(text, following, rules):
+                return 0
+        return stop
+    if run in (";", ";", ":"):
+        return stop
+    if match.start() > begin and text[match.start() - 1] in "[(":
+        return 0  # "[...]": an omission, not an end
+    # an ellipsis before a capital ends a sentence, except spaced dots before "I"
+    if (
+        rules.language == "en"
+        and run.replace(" ", "") in ("...", "…")
+        and _next_word(text, following) == "I"
+    ):
+        return 0
+    return stop
+
+
+def _skip_space(text: str, position: int, end: int) -> int:
+    found = _SPACE.match(text, position, end)
+    return found.end() if found else position
+
+
+def _ends_without_space(
+    text: str, match: re.Match[str], begin: int, run: str, closed: bool
+) -> bool:
+    """``world.Today``, ``world?Today``, ``真的吗?好的``: a sentence end with no space."""
+    stop = match.end()
+    dot = match.start()
+    if dot == begin or closed or len(run) != 1:
+        return False
+    before = text[dot - 1]
+    if _CJK_CHAR.match(before) and _CJK_CHAR.match(text, stop):
+        return run in "!?"
+    if not (_capitalised(text, stop) or _lone_capital(text, stop)):
+        return False
+    if not (_LOWER_START.match(before) or before in _DIGITS):
+        return False
+    # only between plain words: not in "typing.Annotated", "annotated_types.Interval",
+    # "jane.Doe@example.com" or "www.Site.com"
+    token = _token_before(text, dot, begin).lstrip(_PLAIN_OPENERS)
+    if len(token) < 2 or not (_letters(token) or _PLAIN_NUMBER.fullmatch(token)):
+        return False
+    following_token = _NEXT_WORD.match(text, stop)
+    after = following_token.end() if following_token else stop
+    if after < len(text) and text[after] not in _AFTER_PLAIN_WORD:
+        return False
+    return not _dot_lower(text, after)
+
+
+def _token_before(text: str, position: int, begin: int) -> str:
+    """The run of non-space characters ending at ``position`` (at most 40)."""
+    window = text[max(begin, position - _TOKEN_LIMIT) : position]
+    if not window or window[-1].isspace():
+        return ""
+    return window.rsplit(None, 1)[-1]  # split() cuts where str.isspace() is true
+
+
+def _word_before(text: str, dot: int, begin: int) -> str:
+    """The word a dot follows, openers stripped; across one space ("Mr . Robinson")."""
+    token = _token_before(text, dot, begin)
+    if not token and dot - 1 > begin and text[dot - 1] == " ":
+        token = _token_before(text, dot - 1, begin)
+    word = token.lstrip(_OPENERS)
+    for apostrophe in "'’":
+        if apostrophe in word:
+            word = word.rsplit(apostrophe, 1)[1]  # elision: "l'Ing." is "Ing."
+    return word
+
+
+def _next_word(text: str, position: int) -> str:
+    found = _NEXT_WORD.match(text, position)
+    return found.group(1) if found else ""
+
+
+def _starter_follows(text: str, position: int, rules: Rules) -> bool:
+    return _next_word(text, position) in rules.starters
+
+
+def _period_ends(text: str, dot: int, begin: int, following: int, rules: Rules) -> bool:
+    """Whether a lone ``.`` before whitespace and a possible sentence start ends one."""
+    word = _word_before(text, dot, begin)
+    if not word:
+        return True
+    lower = word.lower()
+    if word[-1] in _ASCII_LETTERS and len(word) > 1 and lower not in rules.special:
+        return "." not in word or _ends_after_multi_period(text, word, lower, following, rules)
+    nxt = text[following]
+    next_is_digit = _DIGIT_CHAR.has(nxt)
+    if _number(word):
+        return _number_ends(text, dot, begin, following, word, rules)
+    if lower in rules.user:
+        return False
+    if lower in rules.number:
+        return not (next_is_digit or _ROMAN_NUMBER.match(text, following))
+    if lower == "st" or lower == "ste":
+        return _street_ends(text, dot, begin, following, word, rules)
+    if lower in rules.prepositive or lower in _ALL_PREPOSITIVE:
+        return False
+    single = len(word) == 1 and _LETTER_CHARS.has(word)
+    if single:
+        before = _token_before(text, dot - 2, begin)
+        if _spaced_letter(text, following) or (len(before) == 2 and _spaced_letter(before)):
+            return False  # "J. R. R. Tolkien", "U. A. E.", "z. B.", "т. б."
+        if _LOWER_START.match(word) and lower not in rules.abbreviations:
+            return True  # "ends just before b. Splitting": a variable, not an initial
+        return not next_is_digit and _starter_follows(text, following, rules)
+    if lower in _UNITS and _number(_token_before(text, dot - len(word) - 1, begin)):
+        return not next_is_digit  # "3 ft. Tom measured it", "2 lb. 4 oz."
+    if "." in word and lower in rules.abbreviations and _multi_period(word):
+        return _ends_after_multi_period(text, word, lower, following, rules)
+    if lower in rules.abbreviations:
+        if next_is_digit or _ROMAN_NUMBER.match(text, following):
+            return False
+        return _starter_follows(text, following, rules)
+    return "." not in word or _ends_after_multi_period(text, word, lower, following, rules)
+
+
+def _ends_after_multi_period(
+    text: str, word: str, lower: str, following: int, rules: Rules
+) -> bool:
+    """After ``U.S.``, ``Ph.D.``, ``B.C.`` (not a known abbreviation, not a title): a
+    capital ends the sentence ("Ph.D. Tom"); ``U.S.`` and the like only before a starter."""
+    if not _multi_period(word):
+        return True  # "example.com.", "v1.2."
+    if _DIGIT_CHAR.match(text, following) or _ROMAN_NUMBER.match(text, following):
+        return False
+    if lower not in _ATTRIBUTIVE and _UPPER_CHAR.match(text, following):
+        return True
+    return _starter_follows(text, following, rules)
+
+
+def _street_ends(text: str, dot: int, begin: int, following: int, word: str, rules: Rules) -> bool:
+    """``St.``: a title before a name ("St. Louis") unless a capitalised word precedes it,
+    when it is a street ("Main St.") and ends a sentence before a starter."""
+    before = _token_before(text, dot - len(word) - 1, begin)
+    if before and _capitalised(before.lstrip(_OPENERS)):
+        return _starter_follows(text, following, rules)
+    return False
+
+
+def _number_ends(text: str, dot: int, begin: int, following: int, word: str, rules: Rules) -> bool:
+    """After a number: a day before a month name or an ordinal before a noun goes on."""
+    nxt = _next_word(text, following)
+    if len(word) <= 2 and nxt in _ALL_MONTHS:
+        return False
+    if (
+        rules.ordinals
+        and len(word) <= 3
+        and nxt
+        and nxt not in rules.starters
+        and (_capitalised(nxt) or _LOWER_START.match(nxt))
+    ):
+        previous = _token_before(text, dot - len(word) - 1, begin)
+        if previous and _LOWER_START.match(previous):
+            return False  # "am 3. Oktober", "der 2. Weltkrieg", "die 3. Klasse"
+    return True
+
+
+def _add_trimmed(text: str, start: int, end: int, out: Spans) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if start < end:
+        out.append((start, end))

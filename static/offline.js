@@ -1,0 +1,81 @@
+// Offline use. After the page's first result (so it never competes with the start for
+// bandwidth), register the service worker (sw.js beside index.html, see static/sw.js) and
+// say in the footer when this build is stored for offline use. Without service workers
+// (an insecure origin, a browser or policy that blocks them) the page works as before and
+// the footer says it is not available offline.
+//
+// #offline-status[data-offline]: "saving" while the worker stores the files, "ready" when
+// the active worker holds exactly this build, "unavailable" or "failed" otherwise.
+(() => {
+  const script = document.currentScript;
+  const buildId = script.dataset.offlineId;
+  const status = document.getElementById("offline-status");
+  const app = document.getElementById("app");
+  if (!status || !app) return;
+
+  const say = (state, text) => {
+    status.dataset.offline = state;
+    status.textContent = text;
+  };
+
+  if (!("serviceWorker" in navigator) || !buildId) {
+    say("unavailable", " · not available offline in this browser");
+    return;
+  }
+
+  const firstResult = new Promise((resolve) => {
+    const done = () => app.dataset.state === "ready" || app.dataset.state === "error";
+    if (done()) return resolve();
+    const observer = new MutationObserver(() => {
+      if (done()) {
+        observer.disconnect();
+        resolve();
+      }
+    });
+    observer.observe(app, { attributes: true, attributeFilter: ["data-state"] });
+  });
+
+  const heldBy = (worker) =>
+    new Promise((resolve) => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = (event) => resolve(event.data);
+      worker.postMessage({ type: "offline-id" }, [channel.port2]);
+    });
+
+  // "activated" only once the worker's activate step (dropping older caches) is done.
+  const activated = (worker) =>
+    new Promise((resolve) => {
+      if (worker.state === "activated") return resolve();
+      worker.addEventListener("statechange", () => worker.state === "activated" && resolve());
+    });
+
+  const check = async (registration) => {
+    const worker = registration.active;
+    if (worker && (await heldBy(worker)) === buildId) {
+      await activated(worker);
+      say("ready", " · available offline");
+    }
+  };
+
+  firstResult.then(async () => {
+    try {
+      const registration = await navigator.serviceWorker.register(script.dataset.worker, {
+        updateViaCache: "none",
+      });
+      if (status.dataset.offline !== "ready") say("saving", " · saving for offline use…");
+      registration.addEventListener("updatefound", () => {
+        const installing = registration.installing;
+        installing?.addEventListener("statechange", () => {
+          if (installing.state === "redundant" && status.dataset.offline !== "ready") {
+            say("failed", " · could not be saved for offline use");
+          }
+        });
+      });
+      navigator.serviceWorker.addEventListener("controllerchange", () => check(registration));
+      await check(await navigator.serviceWorker.ready);
+    } catch (error) {
+      say("failed", " · could not be saved for offline use");
+      console.warn("offline use:", error);
+    }
+  });
+})();

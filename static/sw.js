@@ -1,0 +1,96 @@
+// The page's service worker: keeps exactly this build's files (the manifest below, written
+// by sitebuild/offline.py) in one cache and serves them when the network is gone.
+//
+// - Install: every file of the manifest, from this origin only. A file under static/ is
+//   content-addressed (static/build-<hash>/, static/vendor/<package>-<version>/), so one
+//   an earlier build already cached is copied from there instead of downloaded again.
+// - Activate: drop every earlier build's cache, then take over the open pages.
+// - Fetch: a GET of a manifest file is answered from the cache (index.html: the network
+//   first, so a new deployment is seen at once; the cache when the network fails).
+//   Anything else is not touched: no other request is answered, cached or sent from here.
+const MANIFEST = /* build.py fills this in */ {};
+
+const scope = new URL("./", self.location.href);
+const urlOf = (name) => new URL(name, scope).href;
+const kept = new Set(MANIFEST.files.map(urlOf));
+const INDEX = urlOf("index.html");
+const contentAddressed = (name) => name.startsWith("static/");
+
+const ownCaches = async () =>
+  (await caches.keys()).filter((name) => name.startsWith("chunk-inspector-"));
+
+const earlierCopy = async (url) => {
+  for (const name of await ownCaches()) {
+    if (name === MANIFEST.cache) continue;
+    const found = await (await caches.open(name)).match(url);
+    if (found) return found;
+  }
+  return null;
+};
+
+const download = async (name) => {
+  const url = urlOf(name);
+  const reused = contentAddressed(name) ? await earlierCopy(url) : null;
+  if (reused) return [url, reused];
+  const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+  if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+  return [url, response];
+};
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(MANIFEST.cache);
+      for (const name of MANIFEST.files) {
+        const [url, response] = await download(name);
+        await cache.put(url, response);
+      }
+      await self.skipWaiting();
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await ownCaches()) {
+        if (name !== MANIFEST.cache) await caches.delete(name);
+      }
+      await self.clients.claim();
+    })(),
+  );
+});
+
+const fromCache = async (url) => (await caches.open(MANIFEST.cache)).match(url);
+
+const pageRequest = (request) => {
+  const url = new URL(request.url);
+  url.hash = "";
+  url.search = "";
+  return request.mode === "navigate" && (url.href === scope.href || url.href === INDEX);
+};
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  if (request.method !== "GET") return;
+  if (pageRequest(request)) {
+    event.respondWith(
+      fetch(request).catch(async (error) => (await fromCache(INDEX)) || Promise.reject(error)),
+    );
+    return;
+  }
+  const url = new URL(request.url);
+  url.hash = "";
+  if (!kept.has(url.href)) return;
+  event.respondWith(
+    (async () => (await fromCache(url.href)) || fetch(request))(),
+  );
+});
+
+// static/offline.js asks which build this worker holds, to say whether the page it shows
+// is available offline.
+self.addEventListener("message", (event) => {
+  if (event.data?.type === "offline-id" && event.ports[0]) {
+    event.ports[0].postMessage(MANIFEST.id);
+  }
+});
