@@ -95,13 +95,21 @@ def test_every_readme_command_runs_as_written(tmp_path: Path) -> None:
 
 
 def test_pip_install_in_a_fresh_environment_gives_a_working_command(tmp_path: Path) -> None:
-    """The README's install block, run in a copy of the checkout with a fresh virtual
-    environment first on PATH; then a missing dependency is one line, not a traceback."""
+    """The README's install block, run in a copy of what git tracks (a fresh clone, token
+    data included, nothing the build wrote) with a fresh virtual environment first on PATH;
+    then a missing dependency is one line, not a traceback."""
     checkout = workdir(tmp_path / "checkout")
     shutil.copy(ROOT / "pyproject.toml", checkout / "pyproject.toml")
-    shutil.copytree(
-        ROOT / "chunker_py", checkout / "chunker_py", ignore=shutil.ignore_patterns("__pycache__")
+    tracked = (
+        subprocess.run(
+            ["git", "ls-files", "-z", "chunker_py"], cwd=ROOT, capture_output=True, check=True
+        )
+        .stdout.decode()
+        .split("\0")
     )
+    for name in filter(None, tracked):
+        (checkout / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(ROOT / name, checkout / name)
     env_dir = tmp_path / "env"
     subprocess.run([sys.executable, "-m", "venv", str(env_dir)], check=True, timeout=300)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
