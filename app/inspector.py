@@ -214,6 +214,9 @@ class Page:
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: histogram.show(result))
             steps.append(lambda: self._tokens(result))
+            # damage's text facts (Markdown parse, sentences) one task each, then damage
+            facts = result.damage_steps()
+            steps.extend([lambda: next(facts, None)] * 3)
             steps.append(lambda: self._damage(result))
             # issue 19: a few questions per task, after the other steps' first task
             steps.append(lambda: self._drive(generation, self.evidence.work(result)))

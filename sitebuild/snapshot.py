@@ -53,6 +53,13 @@ SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.unicode_classes",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
+    # the command line's own modules (files, folders, rules, streams, Dask): the page never
+    # imports them, and with them the heap grew past what the page restores
+    *(
+        f"chunker_py.io.{name}"
+        for name in ("cli", "cluster", "corpus", "rules", "sources", "stream")
+    ),
+    "chunker_py.text.front_matter",
     # the tokenizer.json reader (issue 24): its package imports nothing until first use
     *(
         f"chunker_py.tokenizers.hf.{name}"

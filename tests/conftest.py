@@ -13,6 +13,7 @@ inside Pyodide) load this file too and need none of it.
 from __future__ import annotations
 
 import shutil
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,6 +26,21 @@ from sitebuild.policy import CSP
 
 if TYPE_CHECKING:
     from sitebuild.site import Site
+
+
+# A test module (or a test package, in its __init__.py) that needs CPython says so with
+# this line; inside Pyodide it is not even imported (its references may not exist there),
+# and tests/pyodide/run.py also deselects the marker.
+CPYTHON_ONLY = "pytestmark = pytest.mark.cpython_only"
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    if sys.platform != "emscripten":
+        return None
+    marked = collection_path / "__init__.py" if collection_path.is_dir() else collection_path
+    if marked.suffix == ".py" and marked.is_file() and CPYTHON_ONLY in marked.read_text("utf-8"):
+        return True
+    return None
 
 
 @dataclass(frozen=True)

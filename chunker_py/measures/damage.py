@@ -26,7 +26,7 @@ Definitions (the issue's, exactly):
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -222,6 +222,19 @@ def _edges(
 @per_text
 def _graphemes(index: TextIndex) -> Graphemes:
     return Graphemes(index.text)
+
+
+def text_facts(index: TextIndex, settings: Settings) -> Iterator[None]:
+    """Compute the facts about the text that ``assess`` reads (the Markdown outline, the
+    sentence edges, the grapheme boundaries), one per step; each is kept per text, so a
+    caller can spread them over several tasks before ``assess`` (the page does)."""
+    markdown_outline(index)
+    yield
+    sentences(index, tuple(settings.get("abbreviations")), settings.get("sentence_language"))
+    yield
+    _edges(index, tuple(settings.get("abbreviations")), settings.get("sentence_language"))
+    _graphemes(index)
+    yield
 
 
 def _uncut(regions: Sequence[tuple[int, int]], starts: list[int], reach: list[int]) -> list[bool]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -18,7 +18,7 @@ from ..engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
 from ..engine.merge import Job, Sink
 from ..engine.sizer import CODE_POINTS, Sizer
 from ..engine.spans import Span
-from ..measures.damage import Damage, assess
+from ..measures.damage import Damage, assess, text_facts
 from ..sizing.tokens import token_sizer
 from ..text.documents import check_length
 from ..tokenizers import get_tokenizer
@@ -118,6 +118,14 @@ class Analysis:
         if self.error is not None or not self.spans:
             return None
         return damage_of(self.text, self.spans, self.settings)
+
+    def damage_steps(self) -> Iterator[None]:
+        """Compute ``damage`` in a few steps (the text's facts first, then the figures),
+        for a caller that runs one step per task; reading ``damage`` afterwards is free."""
+        if self.error is None and self.spans:
+            yield from text_facts(text_index(self.text), self.settings)
+        _ = self.damage
+        yield
 
     @cached_property
     def tokens(self) -> tuple[int, ...]:

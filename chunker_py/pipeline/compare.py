@@ -97,20 +97,28 @@ def compare(text: str, settings: Settings, **options: Any) -> list[Row]:
     return list(compare_rows(text, settings, **options))
 
 
-def compare_rows(
+def compare_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
+    """``compare``'s rows one at a time, each split and assessed only when it is asked
+    for: the page computes one row per task, so no task holds seven splits."""
+    mine = settings.record_settings()
+    wanted = [(k, label, row, row.record_settings() == mine) for k, label, row in
+              row_settings(settings)]  # fmt: skip
+    return _rows(text, wanted, **options)
+
+
+def _rows(
     text: str,
-    settings: Settings,
+    wanted: list[tuple[str, str, Settings, bool]],
     *,
     known: Analysis | None = None,
     max_chunks: int | None = MAX_CHUNKS,
     max_code_points: int | None = MAX_CODE_POINTS,
 ) -> Iterator[Row]:
-    """``compare``'s rows one at a time, each split and assessed only when it is asked
-    for: the page computes one row per task, so no task holds seven splits."""
-    mine = settings.record_settings()
-    for key, label, row in row_settings(settings):
+    """The rows of ``wanted`` (key, label, settings, current), one analysis per step;
+    ``known`` is an analysis of ``text`` already at hand, reused where it fits."""
+    for key, label, row, current in wanted:
         analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        yield _row(key, label, row, row.record_settings() == mine, analysis, max_chunks)
+        yield _row(key, label, row, current, analysis, max_chunks)
 
 
 def _analysed(
@@ -145,20 +153,14 @@ def damage_by_size(text: str, settings: Settings, **options: Any) -> list[Row]:
     return list(damage_by_size_rows(text, settings, **options))
 
 
-def damage_by_size_rows(
-    text: str,
-    settings: Settings,
-    *,
-    known: Analysis | None = None,
-    max_chunks: int | None = MAX_CHUNKS,
-    max_code_points: int | None = MAX_CODE_POINTS,
-) -> Iterator[Row]:
+def damage_by_size_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
     """``damage_by_size``'s rows one at a time (one split and damage pass each)."""
-    for size in comparison_sizes(settings.chunk_size, settings.overlap):
-        row = settings.replace(chunk_size=size)
-        analysis = _analysed(known, text, row, max_chunks, max_code_points)
-        current = size == settings.chunk_size
-        yield _row(str(size), f"size {size:,}", row, current, analysis, max_chunks)
+    current = settings.chunk_size
+    wanted = [
+        (str(size), f"size {size:,}", settings.replace(chunk_size=size), size == current)
+        for size in comparison_sizes(settings.chunk_size, settings.overlap)
+    ]
+    return _rows(text, wanted, **options)
 
 
 def _row(

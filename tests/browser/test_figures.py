@@ -22,12 +22,19 @@ from chunker_py import (
 from chunker_py import Settings as CoreSettings
 
 from .conftest import ROOT, SAMPLE, App
-from .test_damage_page import DOC, wait_after_paint
+from .test_damage_page import DOC
 
 pytestmark = pytest.mark.browser
 
 # A README's first 20,000 code points, cut at a line end: headings, code, tables, prose.
 README = (ROOT / "README.md").read_text("utf-8")[:20_000].rsplit("\n", 1)[0]
+
+
+def wait_after_paint(app: App) -> None:
+    """Damage and the comparison done (a first tokenizer load and seven rows on 20,000
+    code points take seconds on a busy machine: the wait is generous)."""
+    for flag in ("data-damage", "data-comparison"):
+        expect(app.page.locator("#app")).to_have_attribute(flag, "ready", timeout=90_000)
 
 
 def current_settings(app: App) -> CoreSettings:

@@ -113,3 +113,15 @@ def settings_strategy(
         if key not in COMMON and key != "source_name":
             values[key] = draw(field_values(key))
     return Settings(**values)  # type: ignore[arg-type]
+
+
+# SPEC.md "Comparison" and README: the rows in the table's order
+COMPARISON = [
+    "Recursive (generic)",
+    "Recursive (Markdown preset)",
+    "Markdown structure",
+    "Sentence",
+    "Fixed (overlap 0)",
+    "Fixed with overlap",
+    "Token window",
+]

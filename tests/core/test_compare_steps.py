@@ -68,3 +68,15 @@ def test_a_step_does_not_compute_the_next_rows_in_advance(analyses: list[str]) -
     assert analyses == ["recursive"]
     next(steps)
     assert analyses == ["recursive", "recursive"]
+
+
+def test_damage_in_steps_equals_damage_at_once() -> None:
+    """The page computes damage's text facts (Markdown parse, sentences, graphemes) one
+    per task before the figures: the stepped result is the one-go result."""
+    settings = Settings(mode="fixed", chunk_size=120, chunk_overlap=20)
+    text = NESTED + "\n\nA closing sentence. And another one."
+    stepped = chunker_py.analyse(text, settings)
+    assert len(list(stepped.damage_steps())) == 4
+    assert "damage" in stepped.__dict__  # computed by the last step
+    spans = stepped.spans
+    assert stepped.damage == chunker_py.damage_of(text, spans, settings)

@@ -33,7 +33,7 @@ from chunker_py.measures.damage import SPACELESS, mid_word, spaceless
 from chunker_py.modes.sentence import FALLBACK
 from chunker_py.text.blocks import markdown_blocks
 
-from .conftest import texts
+from .conftest import COMPARISON, texts
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 👩‍👩‍👧, 5 code points
 
@@ -445,15 +445,7 @@ def test_cli_summary_and_compare(tmp_path: Path) -> None:
     assert summary["damage"]["code_blocks_cut"] == 1  # 55 code points at size 30
     lines = run([str(note), "--size", "30", "--overlap", "0", "--format", "compare"])
     rows = [json.loads(line) for line in lines.splitlines()]
-    assert [r["row"] for r in rows] == [
-        "Recursive (generic)",
-        "Recursive (Markdown preset)",
-        "Markdown structure",
-        "Sentence",
-        "Fixed (overlap 0)",
-        "Fixed with overlap",
-        "Token window",
-    ]
+    assert [r["row"] for r in rows] == COMPARISON
     assert [r["current"] for r in rows] == [True, False, False, False, False, False, False]
     assert rows[2]["code_blocks_cut"] == 0 and rows[2]["settings"]["mode"] == "markdown"
     assert rows[5]["settings"]["chunk_overlap"] == 6

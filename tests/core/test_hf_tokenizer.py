@@ -35,6 +35,8 @@ from .token_references import TOKENIZER_JSON
 tokenizers = pytest.importorskip("tokenizers")  # never skipped: requirements-test.txt pins it
 from tokenizers import Regex, decoders, models, normalizers, pre_tokenizers, trainers  # noqa: E402
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: HF tokenizers and regex are native
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Scripts for the training text and the random texts: (first, last) code point ranges.

@@ -18,6 +18,8 @@ from chunker_py import DEFAULT_SEPARATORS, Settings, split_spans
 
 from .conftest import ATOMS, SEPARATOR_POOL, any_text, separator_lists, size_and_overlap
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain needs compiled extensions
+
 
 @pytest.fixture(autouse=True)
 def _quiet_langchain(caplog: pytest.LogCaptureFixture) -> None:

@@ -25,6 +25,8 @@ from chunker_py import PRESET_LABELS, PRESETS, Settings, analyse, split_spans, t
 
 from .conftest import ATOMS, size_and_overlap
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain needs compiled extensions
+
 ROOT = Path(__file__).resolve().parents[2]
 # LangChain has no separator list for these (get_separators_for_language raises).
 NO_LIST = {"perl"}

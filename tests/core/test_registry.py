@@ -35,7 +35,7 @@ from chunker_py.io.cli import main
 from chunker_py.modes.registry import comparison_rows
 from chunker_py.pipeline.compare import row_settings
 
-from .conftest import field_values, settings_strategy
+from .conftest import COMPARISON, field_values, settings_strategy
 
 ROOT = Path(__file__).resolve().parents[2]
 FIND = hypothesis_settings(
@@ -97,18 +97,6 @@ def test_every_mode_and_option_is_drawn_by_the_settings_strategy(mode: str) -> N
             settings=FIND,
         )
         assert found.get(field.key) != default
-
-
-# SPEC.md "Comparison" and README: the rows in the table's order
-COMPARISON = [
-    "Recursive (generic)",
-    "Recursive (Markdown preset)",
-    "Markdown structure",
-    "Sentence",
-    "Fixed (overlap 0)",
-    "Fixed with overlap",
-    "Token window",
-]
 
 
 def test_the_comparison_rows_and_the_compare_help_come_from_the_modes(

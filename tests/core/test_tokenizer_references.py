@@ -27,6 +27,8 @@ from .token_references import (
     tiktoken_file,
 )
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: tiktoken and HF tokenizers are native
+
 pytest.importorskip("tiktoken")  # never skipped in CPython: requirements-test.txt pins it
 
 

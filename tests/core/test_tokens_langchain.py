@@ -19,6 +19,8 @@ from chunker_py import Settings, split_spans
 from .token_corpus import CORPUS, token_texts
 from .token_references import ROOT, tiktoken_encoding
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain and tiktoken are native
+
 ENCODINGS = ["cl100k_base", "o200k_base"]
 
 

@@ -4,9 +4,9 @@ Installs pure-Python wheels of pytest, Hypothesis, the runtime dependencies and 
 grapheme tests' reference) for Pyodide's Python into ``.cache/pyodide-site`` (once), then
 starts ``run_core_tests.mjs``. LangChain (which needs compiled extensions), the reference
 tokenizers (tiktoken, HF tokenizers), the reference sentence segmenters (pySBD, sentencex),
-the table generators and subprocess-based tests are left out: they run in CPython. The
-tokenizers' data files are read from chunker_py/_data/ in the mounted repository, so build
-them first (``python build.py``).
+the table generators and subprocess-based tests are left out (marked ``cpython_only`` or
+``subprocess``): they run in CPython. The tokenizers' data files are read from
+chunker_py/_data/ in the mounted repository, so build them first (``python build.py``).
 """
 
 from __future__ import annotations
@@ -24,19 +24,7 @@ DEFAULT_ARGS = [
     "-p",
     "no:cacheprovider",
     "-m",
-    "not subprocess",
-    "--ignore=tests/core/test_langchain_differential.py",
-    "--ignore=tests/core/test_tokenizer_references.py",
-    "--ignore=tests/core/test_tokens_langchain.py",
-    "--ignore=tests/core/test_presets.py",
-    # the corpus command line: folders, processes, a terminal, PyYAML as the reference
-    "--ignore=tests/core/corpus",
-    "--ignore=tests/core/evidence/test_bm25_reference.py",  # rank_bm25 needs NumPy
-    "--ignore=tests/core/test_hf_tokenizer.py",  # HF tokenizers and regex are native
-    "--ignore=tests/core/cluster",  # a Dask cluster: worker processes and sockets
-    "--ignore=tests/core/stream/test_stream_cli.py",  # the command line, as tests/core/corpus
-    "--ignore=tests/core/sentences/test_sentence_references.py",
-    "--ignore=tests/core/sentences/test_sentence_tables.py",
+    "not subprocess and not cpython_only",  # files marked cpython_only are not collected
     "-q",
 ]
 

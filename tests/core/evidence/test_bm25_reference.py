@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import warnings
 
+import pytest
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 from rank_bm25 import BM25Okapi
 
 from chunker_py.measures.bm25 import BM25, bm25_tokens
+
+pytestmark = pytest.mark.cpython_only  # Pyodide: rank_bm25 needs NumPy
 
 WORDS = st.sampled_from(["rule", "exception", "refund", "gift", "card", "a", "the", "ß", "東"])
 DOCS = st.lists(st.lists(WORDS, max_size=12), min_size=1, max_size=12)

@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 
 from chunker_py import sentence_spans
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: the reference segmenters are native
+
 ROOT = Path(__file__).resolve().parents[3]
 PYSBD = pysbd.Segmenter(language="en", clean=False, char_span=True)
 

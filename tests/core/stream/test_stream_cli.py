@@ -14,6 +14,8 @@ import pytest
 from chunker_py import SettingError
 from chunker_py.io.cli import execute
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: the command line, as tests/core/corpus
+
 PROSE = "Reset password. Keep backup codes 😀.\r\nA line, then\r\n\r\nanother paragraph. " * 30
 FILES = {
     "notes.md": "---\ntitle: Notes\n---\n# Notes\n\n" + PROSE,
