@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 from playwright.sync_api import BrowserContext, Playwright, sync_playwright  # noqa: E402
 from playwright.sync_api import Error as PlaywrightError  # noqa: E402
 
+from sitebuild.offline import write_offline  # noqa: E402
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from sitebuild.serve import SiteHandler  # noqa: E402
 from sitebuild.site import Site, build  # noqa: E402
@@ -277,6 +278,8 @@ def add_variants(site: Site, http_gzip: bool) -> None:
             text = file.read_text("utf-8")
             assert packed.name in text, f"{file} no longer names {packed.name}"
             file.write_text(text.replace(packed.name, plain), "utf-8")
+    for name in copies:  # each copy's service worker lists the files it really has
+        write_offline(site.root / name)
 
 
 @dataclass(frozen=True)
