@@ -2,9 +2,9 @@
 registry packages and written compactly into chunker_py/_data/ with each package's
 licence beside it. The files are committed, so `pip install .` in a fresh checkout has
 them; the build writes them again from the pinned packages and a test checks that the
-committed bytes are exactly what the pins give. chunker_py/tokenizers/data.py reads it (and decodes the rank
-format written here). The rank files must be OpenAI's exact files: their sha256 is the
-one tiktoken itself checks."""
+committed bytes are exactly what the pins give. chunker_py/tokenizers/data.py reads it
+(and decodes the rank format written here). The rank files must be OpenAI's exact files:
+their sha256 is the one tiktoken itself checks."""
 
 from __future__ import annotations
 
