@@ -160,6 +160,14 @@ def test_presets_match_from_language_on_seeded_texts() -> None:
 # ------------------------------------------------------------------ real files
 
 
+def long_description(distribution: str) -> str:
+    """The body of a distribution's METADATA (its README), read from the file itself: once
+    Dask is imported, `importlib.metadata.metadata()` answers through the importlib_metadata
+    backport, whose message has no payload."""
+    metadata = importlib.metadata.distribution(distribution).read_text("METADATA") or ""
+    return metadata.split("\n\n", 1)[1]
+
+
 def real_files() -> dict[str, str]:
     """Markdown and Python sources: this repo's, and installed test dependencies'."""
     package = Path(markdown_it.__file__).parent
@@ -167,7 +175,7 @@ def real_files() -> dict[str, str]:
         "README.md": (ROOT / "README.md").read_text(encoding="utf-8"),
         "sitebuild/snapshot.py": (ROOT / "sitebuild" / "snapshot.py").read_text("utf-8"),
         "user_guide.txt": (ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8"),
-        "markdown-it-py README": importlib.metadata.metadata("markdown-it-py").get_payload(),
+        "markdown-it-py README": long_description("markdown-it-py"),
         "markdown_it/main.py": (package / "main.py").read_text(encoding="utf-8"),
         "markdown_it/rules_block/fence.py": (package / "rules_block" / "fence.py").read_text(
             encoding="utf-8"
