@@ -187,7 +187,8 @@ def records_evidence(app: App) -> dict[int, str]:
         app.region("Chunk records")
         .locator("tbody tr")
         .evaluate_all(
-            "rows => rows.map(r => [r.dataset.index, r.querySelector('.evidence-cell').textContent])"
+            "rows => rows.map(r => [r.dataset.index,"
+            " r.querySelector('.evidence-cell').textContent])"
         )
     )
     return {int(i): words for i, words in cells if words}
