@@ -90,6 +90,30 @@ def _chunks_words(chunks: Sequence[int]) -> str:
     return "chunks " + ", ".join(str(i) for i in chunks)
 
 
+def evidence_marks(found: Evidence | None) -> tuple[list[tuple[int, int]], dict[int, str]]:
+    """The ranges of the matched questions' excerpts (in text order, for the chunk map's
+    underline) and, per chunk index, the questions (numbered from 1) whose evidence it
+    holds, in words: "question 2", "questions 1, 3"."""
+    if found is None:
+        return [], {}
+    ranges: set[tuple[int, int]] = set()
+    holders: dict[int, list[int]] = {}
+    for number_, result in enumerate(found.results, 1):
+        if not result.matched:
+            continue
+        for x in result.excerpts:
+            ranges.add((x.placed.start, x.placed.end))
+            for chunk in x.chunks:
+                held = holders.setdefault(chunk, [])
+                if not held or held[-1] != number_:
+                    held.append(number_)
+    words = {
+        chunk: ("question " if len(qs) == 1 else "questions ") + ", ".join(map(str, qs))
+        for chunk, qs in sorted(holders.items())
+    }
+    return sorted(ranges), words
+
+
 def _mean(value: float | None, digits: int = 2) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
@@ -105,6 +129,9 @@ class EvidencePanel:
         self.result: Analysis | None = None
         self.found: Evidence | None = None
         self.rows: Sequence[Row] | None = None
+        # set by app/inspector.py: the chunk map's selection, and where the marks go
+        self.map_selection: Callable[[], tuple[int, int] | None] = lambda: None
+        self.on_found: Callable[[Analysis | None, Evidence | None], None] = lambda _r, _f: None
 
     # -- wiring
     def wire(self) -> None:
@@ -146,13 +173,21 @@ class EvidencePanel:
         status.classList.toggle("problem", problem)
 
     def _add_selection(self) -> None:
+        """The text last selected in the chunk map, or else Source text's selection."""
+        in_map = self.map_selection()
+        if in_map is not None:
+            start, end = in_map
+            text = self.source.text
+            self._add_excerpt(Excerpt(text[start:end], start, end))
+            return
         area = self.source.area
         value = str(area.value)
         start = code_point_offset(value, int(area.selectionStart))
         end = code_point_offset(value, int(area.selectionEnd))
         if start >= end:
             self._say(
-                "Select the passage in Source text first, then choose Add selection as evidence.",
+                "Select the passage in Source text or the chunk map first, then choose Add "
+                "selection as evidence.",
                 problem=True,
             )
             return
@@ -359,6 +394,7 @@ class EvidencePanel:
         if result is not None:
             found = yield from evidence_steps(result, self.questions)
         self.found = found
+        self.on_found(result, found)
         by_id("evidence-count").textContent = (
             f"{len(self.questions)} question(s)" if self.questions else "No questions yet"
         )

@@ -71,7 +71,7 @@ const rows = (tbody, json, tokensAt = -1) => {
       const kind = j === data[i].length - 1 ? "text-cell" : j === tokensAt ? "num tokens-cell" : "num";
       tr.append(make("td", kind, String(cell)));
     });
-    tr.append(make("td", "damage-cell"));
+    tr.append(make("td", "evidence-cell"), make("td", "damage-cell"));
     return tr;
   });
 };
@@ -88,8 +88,19 @@ const damage = (list, tbody, json) => {
     node.classList.toggle("damaged", Boolean(text));
   }
   for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
-    row.lastElementChild.textContent = words[row.dataset.index] || "";
+    row.querySelector(".damage-cell").textContent = words[row.dataset.index] || "";
     row.classList.toggle("damaged", Boolean(words[row.dataset.index]));
+  }
+};
+
+// evidence: {"<chunk index>": "questions 1, 3", ...}: the Evidence cell of each row.
+const evidence = (tbody, json) => {
+  const words = JSON.parse(json);
+  for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
+    const text = words[row.dataset.index] || "";
+    const cell = row.querySelector(".evidence-cell");
+    if (cell.textContent !== text) cell.textContent = text;
+    row.classList.toggle("has-evidence", Boolean(text));
   }
 };
 
@@ -188,4 +199,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, header, damage, compare, download };
+globalThis.ciRender = { rows, preview, header, damage, evidence, compare, download };

@@ -164,3 +164,145 @@ def test_chunks_retrieved_travels_in_the_link_but_no_question_does(fresh: App) -
     expect(fresh.page.locator("#evidence-k")).to_have_text("3")
     _name, figures = fresh.download("Download figures (JSONL)")
     assert all(json.loads(x)["retrieval"]["k"] == 3 for x in figures.splitlines())
+
+
+def map_marks(app: App) -> dict[str, object]:
+    """What the chunk map shows of the evidence: the underlined ranges' text (the CSS
+    highlight the page paints), and each chunk's named questions and handle name."""
+    return app.page.evaluate(
+        """() => {
+            const highlight = CSS.highlights.get('ci-evidence');
+            const underlined = highlight ? [...highlight].map((r) => r.toString()) : [];
+            const chunks = {};
+            for (const node of document.querySelectorAll('#chunk-map .map-chunk[data-evidence]'))
+                chunks[node.dataset.index] = [node.dataset.evidence,
+                                              node.firstChild.getAttribute('aria-label')];
+            return {underlined, chunks};
+        }"""
+    )
+
+
+def records_evidence(app: App) -> dict[int, str]:
+    cells = (
+        app.region("Chunk records")
+        .locator("tbody tr")
+        .evaluate_all(
+            "rows => rows.map(r => [r.dataset.index,"
+            " r.querySelector('.evidence-cell').textContent])"
+        )
+    )
+    return {int(i): words for i, words in cells if words}
+
+
+def test_evidence_is_marked_in_the_chunk_map_and_the_records(fresh: App) -> None:
+    """Each excerpt underlined over the chunks (its exact text), each chunk holding evidence
+    named by its questions in the map and in its record row, the records' download still
+    equal to the command line's with questions present."""
+    expected = [
+        json.loads(x)
+        for x in cli(
+            "static/sample.txt", "--questions", str(QUESTIONS), "--format", "evidence"
+        ).splitlines()
+    ]
+    holders: dict[int, list[int]] = {}
+    contents = set()
+    for number_, q in enumerate(expected, 1):
+        for x in q["excerpts"]:
+            contents.add(SAMPLE[x["start"] : x["end"]])
+            for chunk in x["chunks"]:
+                if number_ not in holders.setdefault(chunk, []):
+                    holders[chunk].append(number_)
+    words = {
+        i: ("question " if len(qs) == 1 else "questions ") + ", ".join(map(str, qs))
+        for i, qs in holders.items()
+    }
+    fresh.page.get_by_role("heading", name="Chunk map").scroll_into_view_if_needed()
+    fresh.page.wait_for_function(
+        "n => document.querySelectorAll('#chunk-map .map-chunk[data-evidence]').length === n",
+        arg=len(words),
+        timeout=30_000,
+    )
+    marks = map_marks(fresh)
+    assert sorted(marks["underlined"]) == sorted(contents)  # type: ignore[call-overload]
+    chunks = marks["chunks"]
+    assert {int(i): w for i, (w, _label) in chunks.items()} == words  # type: ignore[attr-defined]
+    assert all(
+        label.endswith(f"holds evidence of {w}")
+        for w, label in chunks.values()  # type: ignore[attr-defined]
+    )
+    assert records_evidence(fresh) == words
+    expect(
+        fresh.region("Chunk records").get_by_role("columnheader", name="Evidence")
+    ).to_be_visible()
+    _name, records = fresh.download("Download JSONL")
+    assert records == cli("static/sample.txt")
+    # a smaller size: the marks follow the new chunks
+    fresh.fill("Chunk size", "150")
+    evidence_ready(fresh)
+    small = [
+        json.loads(x)
+        for x in cli(
+            "static/sample.txt", "--questions", str(QUESTIONS), "--format", "evidence",
+            "--size", "150",
+        ).splitlines()
+    ]  # fmt: skip
+    held = {c for q in small for x in q["excerpts"] for c in x["chunks"]}
+    fresh.page.wait_for_function(
+        "n => document.querySelectorAll('#chunk-map .map-chunk[data-evidence]').length === n",
+        arg=len(held),
+        timeout=30_000,
+    )
+    assert set(records_evidence(fresh)) == held
+    fresh.press("Clear questions")
+    evidence_ready(fresh)
+    fresh.page.wait_for_function(
+        "() => !document.querySelector('#chunk-map .map-chunk[data-evidence]')"
+        " && CSS.highlights.get('ci-evidence').size === 0",
+        timeout=30_000,
+    )
+    assert records_evidence(fresh) == {}
+
+
+def test_a_question_from_a_selection_in_the_chunk_map(fresh: App) -> None:
+    """Text selected in the chunk map (across a chunk boundary) is added as evidence with
+    its code-point offsets; a click ending a selection does not jump to a record."""
+    fresh.press("Clear questions")
+    fresh.control("Question").fill("What is kept for how long?")
+    passage = "Backups do not cover laptops"
+    start = SAMPLE.index(passage)
+    fresh.page.get_by_role("heading", name="Chunk map").scroll_into_view_if_needed()
+    fresh.page.wait_for_selector("#chunk-map .map-chunk", timeout=30_000)
+    # select it in the map as a mouse would: a range over the map's own text nodes
+    fresh.page.evaluate(
+        """([a, b]) => {
+            const root = document.getElementById('chunk-map');
+            const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+            const at = (offset) => {
+                let seen = 0;
+                for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                    if (seen + n.data.length >= offset) return [n, offset - seen];
+                    seen += n.data.length;
+                }
+            };
+            const range = document.createRange();
+            range.setStart(...at(a));
+            walker.currentNode = root;
+            range.setEnd(...at(b));
+            const selection = document.getSelection();
+            selection.removeAllRanges();
+            selection.addRange(range);
+        }""",
+        [start, start + len(passage)],
+    )
+    fresh.page.wait_for_function("() => ciChunkMap.selectedIn() === 'map'")
+    fresh.press("Add selection as evidence")
+    expect(fresh.page.locator("#evidence-draft > li")).to_have_count(1)
+    expect(fresh.page.locator("#evidence-draft > li")).to_contain_text(f"at {start:,} to")
+    fresh.press("Add question")
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(1)
+    _name, figures = fresh.download("Download figures (JSONL)")
+    (line,) = [json.loads(x) for x in figures.splitlines()]
+    assert (line["excerpts"][0]["start"], line["excerpts"][0]["end"]) == (
+        start,
+        start + len(passage),
+    )
