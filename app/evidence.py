@@ -148,7 +148,15 @@ class EvidencePanel:
         # one handler per list (its buttons are rebuilt with every result)
         on(by_id("evidence-list"), "click", self._list_clicked)
         on(by_id("evidence-compare-body"), "click", self._row_clicked)
+        # the Splitter comparison shows its Damage or its Evidence columns
+        for radio in document.querySelectorAll('input[name="compare-columns"]'):
+            on(radio, "change", self._columns)
         self._load_sample()
+
+    @staticmethod
+    def _columns(event: Any) -> None:
+        if event.target.checked:
+            by_id("compare-table").dataset.columns = str(event.target.value)
 
     def _list_clicked(self, event: Any) -> None:
         index = event.target.dataset.remove
@@ -510,6 +518,8 @@ class EvidencePanel:
         body = by_id("evidence-compare-body")
         if rows is None or not self.questions:
             body.replaceChildren()
+            if rows is not None:
+                _fill_comparison([None] * len(rows))
             by_id("app").dataset.evidenceComparison = "ready"
             return
         summaries = []
@@ -523,6 +533,7 @@ class EvidencePanel:
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
         body = by_id("evidence-compare-body")
+        _fill_comparison(summaries)
         trs = []
         for row, s in zip(rows, summaries, strict=True):
             tr = _element("tr", cls="current" if row.current else "")
@@ -557,3 +568,28 @@ class EvidencePanel:
             trs.append(tr)
         body.replaceChildren(*trs)
         by_id("app").dataset.evidenceComparison = "ready"
+
+
+def comparison_cells(s: dict[str, Any] | None) -> list[str]:
+    """The Splitter comparison's Evidence columns for a row's evidence summary: Kept whole,
+    One chunk, Chunks to read, Precision Ω, Recall at k, Tokens at k ("—" without)."""
+    if s is None:
+        return ["—"] * 6
+    r = s["retrieval"]
+    return [
+        f"{s['kept_whole']} of {s['excerpts']}",
+        f"{s['one_chunk']} of {s['questions'] - s['unmatched']}",
+        _mean(s["chunks_to_read"], 1),
+        _mean(s["precision_omega"], 3),
+        _mean(r["recall"], 3),
+        _mean(r["tokens"], 1),
+    ]
+
+
+def _fill_comparison(summaries: Sequence[dict[str, Any] | None]) -> None:
+    """The evidence cells of the Splitter comparison's rows (drawn with "…" by
+    app/damage.py), in row order."""
+    trs = by_id("compare-body").querySelectorAll(":scope > tr")
+    for tr, s in zip(trs, summaries, strict=False):
+        for td, text in zip(tr.querySelectorAll("td.ev-col"), comparison_cells(s), strict=False):
+            td.textContent = text

@@ -306,3 +306,61 @@ def test_a_question_from_a_selection_in_the_chunk_map(fresh: App) -> None:
         start,
         start + len(passage),
     )
+
+
+def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
+    """Columns: Evidence swaps the comparison's damage columns for the evidence figures of
+    each row, equal to ``--format compare``'s ``evidence`` objects; the table still fits its
+    panel at 1,400 px; Use applies the row chosen by them."""
+    fresh.page.set_viewport_size({"width": 1400, "height": 900})
+    rows = [
+        json.loads(x)
+        for x in cli(
+            "static/sample.txt", "--questions", str(QUESTIONS), "--format", "compare",
+            "--size", "150", "--overlap", "0",
+        ).splitlines()
+    ]  # fmt: skip
+    fresh.fill("Requested overlap", "0")
+    fresh.fill("Chunk size", "150")
+    evidence_ready(fresh)
+    table = fresh.region("Splitter comparison table, scrollable")
+    kept = table.get_by_role("columnheader", name="Kept whole")
+    expect(kept).to_be_hidden()
+    fresh.page.get_by_role("radio", name="Evidence", exact=True).check()
+    expect(kept).to_be_visible()
+    expect(table.get_by_role("columnheader", name="Code blocks cut")).to_be_hidden()
+    fresh.page.wait_for_function(
+        "() => ![...document.querySelectorAll('#compare-body td.ev-col')]"
+        ".some((td) => td.textContent === '…')",
+        timeout=30_000,
+    )
+    shown = table.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td.ev-col')].map(c => c.innerText))"
+    )
+    expected = []
+    for row in rows:
+        e = row["evidence"]
+        r = e["retrieval"]
+        expected.append(
+            [
+                f"{e['kept_whole']} of {e['excerpts']}",
+                f"{e['one_chunk']} of {e['questions'] - e['unmatched']}",
+                f"{e['chunks_to_read']:.1f}",
+                f"{e['precision_omega']:.3f}",
+                f"{r['recall']:.3f}",
+                f"{r['tokens']:.1f}",
+            ]
+        )
+    assert shown == expected
+    sizes = table.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes
+    # the row keeping the most evidence whole at this size: Markdown structure (5 of 5)
+    best = max(rows, key=lambda r: r["evidence"]["kept_whole"])  # the first of the best
+    label = {"markdown": "Markdown structure", "sentence": "Sentence"}
+    assert best["settings"]["mode"] in label
+    name = label[best["settings"]["mode"]]
+    fresh.settle(lambda: table.get_by_role("button", name=f"Use {name} settings").click())
+    assert fresh.page.get_by_role("radio", name=name, exact=True).is_checked()
+    evidence_ready(fresh)
+    expect(table.locator("tr.current th")).to_have_text(f"{name} (current)")
+    expect(table.locator("tr.current td.ev-col").first).to_have_text("5 of 5")
