@@ -103,6 +103,7 @@ class Page:
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
         self.evidence.map_selection = self._map_selection
         self.evidence.on_found = self._evidence_found
+        self.evidence.on_sizes = chart.show_evidence
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -305,6 +306,8 @@ class Page:
             by_size.append(row)
             yield
         chart.show_damage(by_size)
+        yield
+        self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
 
     def _map_selection(self) -> tuple[int, int] | None:
