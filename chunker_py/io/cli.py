@@ -235,7 +235,10 @@ def _paths(args: argparse.Namespace) -> list[str]:
 
 
 def _rules(path: str | None) -> tuple[Rule, ...]:
-    return () if path is None else read_rules(_read(path), path)
+    if path is None:
+        return ()
+    folder = os.path.dirname(path)
+    return read_rules(_read(path), path, lambda name: _tokenizer_file(os.path.join(folder, name)))
 
 
 def _jobs(args: argparse.Namespace) -> int:
