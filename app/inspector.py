@@ -39,7 +39,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
-from evidence import EvidencePanel
+from evidence import EvidencePanel, evidence_marks
 from export import Export
 from js import document, window
 from preview import Preview
@@ -63,6 +63,7 @@ from chunker_py import (
     tokenizer_loaded,
     tradeoffs,
 )
+from chunker_py.measures.evidence import Evidence
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
 TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for typing
@@ -100,6 +101,8 @@ class Page:
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
+        self.evidence.map_selection = self._map_selection
+        self.evidence.on_found = self._evidence_found
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -307,6 +310,19 @@ class Page:
             yield
         chart.show_damage(by_size)
         self.root.dataset.comparison = "ready"
+
+    def _map_selection(self) -> tuple[int, int] | None:
+        """Text selected in the chunk map, when the map shows the current text."""
+        drawn = self.chunk_map.last
+        if drawn is None or drawn[0] != self.source.text:
+            return None
+        return self.chunk_map.selection()
+
+    def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
+        """Issue 19: the evidence underlined in the chunk map, named in the records."""
+        ranges, words = evidence_marks(found)
+        self.chunk_map.mark_evidence(result, ranges, words)
+        self.records.mark_evidence(result, words)
 
     def _apply_row(self, fragment: str) -> None:
         """Use: the row's settings go into the controls; the comparison's status says so
