@@ -113,8 +113,7 @@ def boot_once(
     timeout_ms: int = 120_000,
     host: type[Throttled] | None = None,
 ) -> dict[str, Any]:
-    before = host.sent if host is not None else 0
-    files_before = dict(host.per_file) if host is not None else {}
+    log_start = len(host.log) if host is not None else 0
     page = context.new_page()
     try:
         page.goto(url)
@@ -123,13 +122,16 @@ def boot_once(
     except PlaywrightError:
         page.close()
         return {"ms": None, "boot": None, "urls": [], "marks": {}, "files": {}}
+    # each file's bytes the host wrote before the page reached its first result (its
+    # clock and the host's are this machine's): Playwright notices the first result a
+    # little later, and what started after it (Plotly, app.zip) must not count
+    ready_at = page.evaluate("(performance.timeOrigin + window.__bootMs) / 1000")
+    files: dict[str, int] = {}
+    for at, path, size in host.log[log_start:] if host is not None else ():
+        if at <= ready_at:
+            files[path] = files.get(path, 0) + size
     # the host's bytes (as sent: compressed, headers aside) up to the first result
-    wire = (host.sent - before) if host is not None else None
-    files = {
-        path: sent - files_before.get(path, 0)
-        for path, sent in (host.per_file.items() if host is not None else ())
-        if sent > files_before.get(path, 0)
-    }
+    wire = sum(files.values()) if host is not None else None
     ms = page.evaluate("window.__bootMs")
     path = page.evaluate("document.getElementById('app')?.dataset.boot ?? null")
     if settle_ms:
@@ -241,7 +243,7 @@ class Throttled(GzipSnapshotHandler):
     down = False
     gzip_only = False  # refuse brotli, as a host that offers gzip only
     sent = 0  # body bytes sent, all connections
-    per_file: dict[str, int] = {}  # noqa: RUF012  # body bytes sent per URL path (the host's own)
+    log: list[tuple[float, str, int]] = []  # noqa: RUF012  # (time.time(), URL path, bytes) per write
 
     def send_head(self) -> Any:
         if type(self).down:
@@ -263,8 +265,7 @@ class Throttled(GzipSnapshotHandler):
                 self.bucket.take(len(chunk))
             outputfile.write(chunk)
             type(self).sent += len(chunk)
-            path = unquote(urlsplit(self.path).path)
-            self.per_file[path] = self.per_file.get(path, 0) + len(chunk)
+            self.log.append((time.time(), unquote(urlsplit(self.path).path), len(chunk)))
 
 
 class _Body:
@@ -337,7 +338,7 @@ def served_site(
                 "bucket": Bucket(mbit * 1e6 / 8) if mbit else None,
                 "latency": latency_ms / 1000,
                 "gzip_only": gzip_only,
-                "per_file": {},
+                "log": [],
             },
         )
         server = http.server.ThreadingHTTPServer(
