@@ -39,6 +39,7 @@ from chunker_py.measures.evidence import (
     anchor,
     evidence_steps,
     follow_edit,
+    kept_whole,
 )
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -129,6 +130,8 @@ class EvidencePanel:
         self.result: Analysis | None = None
         self.found: Evidence | None = None
         self.rows: Sequence[Row] | None = None
+        self.by_size: Sequence[Row] = ()  # the trade-off chart's sizes (their results)
+        self.on_sizes: Callable[[dict[int, tuple[int, int]]], None] = lambda _kept: None
         # set by app/inspector.py: the chunk map's selection, and where the marks go
         self.map_selection: Callable[[], tuple[int, int] | None] = lambda: None
         self.on_found: Callable[[Analysis | None, Evidence | None], None] = lambda _r, _f: None
@@ -385,6 +388,7 @@ class EvidencePanel:
         self.show(self.result)
         if self.rows is not None:
             self.show_rows(self.rows)
+        self.show_sizes(self.by_size)
 
     def show(self, result: Analysis | None) -> None:
         """The figures of ``result``, at once."""
@@ -505,6 +509,21 @@ class EvidencePanel:
                 f"recall {r.recall:.2f}, {number(r.tokens)} tokens for {len(r.chunks)} chunks"
             )
         return "; ".join(parts) + "."
+
+    def show_sizes(self, rows: Sequence[Row]) -> None:
+        """Excerpts kept whole at each of the Size trade-offs chart's sizes (placement only,
+        no retrieval: cheap enough for one step)."""
+        self.by_size = rows
+        text = self.source.text
+        kept = {}
+        for row in rows if self.questions else ():
+            if row.analysis is None or row.analysis.text != text:
+                continue  # another text's sizes: its own comparison follows
+            self._rebase()
+            counts = kept_whole(row.analysis, self.questions)
+            if counts is not None:
+                kept[row.settings.chunk_size] = counts
+        self.on_sizes(kept)
 
     def show_rows(self, rows: Sequence[Row] | None) -> None:
         """The evidence figures of every comparison row, at once."""

@@ -63,13 +63,20 @@ class _Chars:
     up to 25 ms to compile a class of tens of thousands of letters, and the page would pay
     it for every such pattern at start-up."""
 
-    __slots__ = ("extra", "table")
+    __slots__ = ("extra", "seen", "table")
 
     def __init__(self, *tables: tuple[int, ...], extra: str = "") -> None:
         self.table = _union(*tables)
         self.extra = frozenset(extra)
+        self.seen: dict[str, bool] = {}  # answers so far (at most one per code point)
 
     def has(self, char: str) -> bool:
+        found = self.seen.get(char)
+        if found is None:
+            found = self.seen[char] = self._lookup(char)
+        return found
+
+    def _lookup(self, char: str) -> bool:
         if char in self.extra:
             return True
         code = ord(char)

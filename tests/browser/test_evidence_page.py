@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from chunker_py.pipeline.analysis import comparison_sizes
+
 from .conftest import ROOT, SAMPLE, App
 
 pytestmark = pytest.mark.browser
@@ -364,3 +366,34 @@ def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
     evidence_ready(fresh)
     expect(table.locator("tr.current th")).to_have_text(f"{name} (current)")
     expect(table.locator("tr.current td.ev-col").first).to_have_text("5 of 5")
+
+
+def test_the_size_trade_offs_chart_says_the_evidence_kept_whole_per_size(fresh: App) -> None:
+    """Under each bar and in the chart's description: the excerpts kept whole at that size,
+    as ``--format summary --size S`` counts them; gone with Clear questions."""
+    sizes = comparison_sizes(300, 50)
+    expected = []
+    for size in sizes:
+        (summary,) = [
+            json.loads(x)
+            for x in cli(
+                "static/sample.txt", "--questions", str(QUESTIONS), "--format", "summary",
+                "--size", str(size),
+            ).splitlines()
+        ]  # fmt: skip
+        e = summary["evidence"]
+        expected.append(f"size {size:,}: {e['kept_whole']} of {e['excerpts']}")
+    fresh.page.wait_for_selector('#app[data-comparison="ready"]', timeout=30_000)
+    description = fresh.page.locator("#tradeoff-text")
+    expect(description).to_contain_text("Evidence kept whole: " + "; ".join(expected) + ".")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert len(bars) == len(sizes)
+    kept = [x.split(": ")[1] for x in expected]
+    assert all(
+        b.endswith(f"evidence {k.replace(' of ', '/')} whole")
+        for b, k in zip(bars, kept, strict=True)
+    ), bars
+    fresh.press("Clear questions")
+    expect(description).not_to_contain_text("Evidence kept whole")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert not any("whole" in b for b in bars), bars
