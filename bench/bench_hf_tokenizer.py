@@ -23,7 +23,7 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_tokens import document, median_ms  # noqa: E402
 from chunker_py.tokenizers import get_tokenizer  # noqa: E402
 from chunker_py.tokenizers.hf import load_tokenizer_json  # noqa: E402
-from tests.core.test_hf_tokenizer import FAMILIES, trained  # noqa: E402
+from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained  # noqa: E402
 from tests.core.token_references import TOKENIZER_JSON  # noqa: E402
 
 

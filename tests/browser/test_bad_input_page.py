@@ -9,7 +9,7 @@ Everything is done through the page's labels, as a person would: values are type
 number fields key by key, so what arrives is what Chromium lets through. A number field
 refuses letters, and a value it cannot parse ("1e309") reaches the page as "": values such
 as "NaN" and "12abc" can only arrive through a share link (tested here) or the command
-line (tests/core/test_cli.py, test_settings.py).
+line (tests/core/io/test_cli.py, config/test_settings.py).
 
 Two boots: one page opened from a hostile share link, one shared page for all the edits
 (each test first restores the defaults it relies on).
