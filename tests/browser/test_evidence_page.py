@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from chunker_py.pipeline.analysis import comparison_sizes
+
 from .conftest import ROOT, SAMPLE, App
 
 pytestmark = pytest.mark.browser
@@ -138,7 +140,15 @@ def test_a_cut_excerpt_follows_the_chunk_size(fresh: App) -> None:
     evidence_ready(fresh)
     exception = refund.locator("li").nth(1)
     expect(exception).to_have_attribute("data-kept", "cut")
-    expect(exception).to_contain_text("cut: spread over chunks 12, 13")
+    expect(exception).to_contain_text("cut: spread over chunks #12, #13")
+    exception.click(position={"x": 4, "y": 4})  # its words are no button: nothing happens
+    # each chunk holding the excerpt is a link to its record row and the chunk map
+    exception.get_by_role("button", name="Show chunk #13 in the records").click()
+    selected = fresh.page.locator("#records-body tr.selected")
+    expect(selected).to_have_count(1)
+    expect(selected).to_have_attribute("data-index", "13")
+    expect(selected.locator("td").first).to_have_text("13")
+    expect(fresh.page.locator(".map-chunk.selected")).to_have_attribute("data-index", "13")
     fresh.fill("Chunk size", "300")
     evidence_ready(fresh)
     expect(refund.locator("li").nth(1)).to_have_attribute("data-kept", "whole")
@@ -364,3 +374,34 @@ def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
     evidence_ready(fresh)
     expect(table.locator("tr.current th")).to_have_text(f"{name} (current)")
     expect(table.locator("tr.current td.ev-col").first).to_have_text("5 of 5")
+
+
+def test_the_size_trade_offs_chart_says_the_evidence_kept_whole_per_size(fresh: App) -> None:
+    """Under each bar and in the chart's description: the excerpts kept whole at that size,
+    as ``--format summary --size S`` counts them; gone with Clear questions."""
+    sizes = comparison_sizes(300, 50)
+    expected = []
+    for size in sizes:
+        (summary,) = [
+            json.loads(x)
+            for x in cli(
+                "static/sample.txt", "--questions", str(QUESTIONS), "--format", "summary",
+                "--size", str(size),
+            ).splitlines()
+        ]  # fmt: skip
+        e = summary["evidence"]
+        expected.append(f"size {size:,}: {e['kept_whole']} of {e['excerpts']}")
+    fresh.page.wait_for_selector('#app[data-comparison="ready"]', timeout=30_000)
+    description = fresh.page.locator("#tradeoff-text")
+    expect(description).to_contain_text("Evidence kept whole: " + "; ".join(expected) + ".")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert len(bars) == len(sizes)
+    kept = [x.split(": ")[1] for x in expected]
+    assert all(
+        b.endswith(f"evidence {k.replace(' of ', '/')} whole")
+        for b, k in zip(bars, kept, strict=True)
+    ), bars
+    fresh.press("Clear questions")
+    expect(description).not_to_contain_text("Evidence kept whole")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert not any("whole" in b for b in bars), bars
