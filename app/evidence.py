@@ -83,12 +83,21 @@ def _element(tag: str, text: str = "", cls: str = "") -> Any:
     return node
 
 
-def _chunks_words(chunks: Sequence[int]) -> str:
+def _chunk_links(chunks: Sequence[int]) -> list[Any]:
+    """The chunks holding an excerpt, in words, each a button that shows it in the chunk
+    map and the records ("chunks #12, #13")."""
     if not chunks:
-        return "in no chunk (trimmed away)"
-    if len(chunks) == 1:
-        return f"chunk {chunks[0]}"
-    return "chunks " + ", ".join(str(i) for i in chunks)
+        return ["in no chunk (trimmed away)"]
+    links: list[Any] = ["chunk " if len(chunks) == 1 else "chunks "]
+    for i, chunk in enumerate(chunks):
+        if i:
+            links.append(", ")
+        show = _element("button", f"#{number(chunk)}", "chunk-link")
+        show.type = "button"
+        show.setAttribute("aria-label", f"Show chunk #{number(chunk)} in the records")
+        show.dataset.chunk = str(chunk)
+        links.append(show)
+    return links
 
 
 def evidence_marks(found: Evidence | None) -> tuple[list[tuple[int, int]], dict[int, str]]:
@@ -135,6 +144,7 @@ class EvidencePanel:
         # set by app/inspector.py: the chunk map's selection, and where the marks go
         self.map_selection: Callable[[], tuple[int, int] | None] = lambda: None
         self.on_found: Callable[[Analysis | None, Evidence | None], None] = lambda _r, _f: None
+        self.show_chunk: Callable[[int], None] = lambda _index: None  # the chunk map's
 
     # -- wiring
     def wire(self) -> None:
@@ -162,9 +172,13 @@ class EvidencePanel:
             by_id("compare-table").dataset.columns = str(event.target.value)
 
     def _list_clicked(self, event: Any) -> None:
-        index = event.target.dataset.remove
+        data = event.target.dataset  # a missing key raises in Pyodide: getattr's default
+        index = getattr(data, "remove", None)
         if index:
             self._remove(int(index))
+        chunk = getattr(data, "chunk", None)
+        if chunk:
+            self.show_chunk(int(chunk))
 
     def _row_clicked(self, event: Any) -> None:
         fragment = event.target.dataset.fragment
@@ -475,11 +489,11 @@ class EvidencePanel:
                         shown + "not in the text (edited away?); left out of the figures"
                     )
                     li.classList.add("problem")
-                elif x.kept_whole:
-                    li.textContent = shown + f"kept whole in {_chunks_words(x.chunks)}"
                 else:
-                    li.textContent = shown + f"cut: spread over {_chunks_words(x.chunks)}"
-                    li.classList.add("cut")
+                    if not x.kept_whole:
+                        li.classList.add("cut")
+                    verdict = "kept whole in " if x.kept_whole else "cut: spread over "
+                    li.append(shown + verdict, *_chunk_links(x.chunks))
                 li.dataset.chunks = " ".join(str(c) for c in x.chunks)
                 li.dataset.kept = "whole" if x.kept_whole else "cut"
             listing.append(li)

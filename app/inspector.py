@@ -104,6 +104,7 @@ class Page:
         self.evidence.map_selection = self._map_selection
         self.evidence.on_found = self._evidence_found
         self.evidence.on_sizes = chart.show_evidence
+        self.evidence.show_chunk = self.chunk_map.activate
 
     def start(self) -> None:
         share_whitespace_symbols()

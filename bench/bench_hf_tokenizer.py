@@ -128,8 +128,8 @@ def reference_files() -> dict[str, tuple[str, object]]:
     import tokenizers
 
     from tests.browser.test_tokenizer_file import large_unigram_file
-    from tests.core.test_hf_tokenizer import FAMILIES, trained
     from tests.core.token_references import TOKENIZER_JSON
+    from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
 
     files = {}
     for family in FAMILIES:
@@ -198,8 +198,8 @@ def main() -> int:
         return main_pyodide()
     import tokenizers
 
-    from tests.core.test_hf_tokenizer import FAMILIES, trained
     from tests.core.token_references import TOKENIZER_JSON
+    from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
 
     print(f"CPython {sys.version.split()[0]}, tokenizers {tokenizers.__version__}")
     for family in FAMILIES:

@@ -140,7 +140,15 @@ def test_a_cut_excerpt_follows_the_chunk_size(fresh: App) -> None:
     evidence_ready(fresh)
     exception = refund.locator("li").nth(1)
     expect(exception).to_have_attribute("data-kept", "cut")
-    expect(exception).to_contain_text("cut: spread over chunks 12, 13")
+    expect(exception).to_contain_text("cut: spread over chunks #12, #13")
+    exception.click(position={"x": 4, "y": 4})  # its words are no button: nothing happens
+    # each chunk holding the excerpt is a link to its record row and the chunk map
+    exception.get_by_role("button", name="Show chunk #13 in the records").click()
+    selected = fresh.page.locator("#records-body tr.selected")
+    expect(selected).to_have_count(1)
+    expect(selected).to_have_attribute("data-index", "13")
+    expect(selected.locator("td").first).to_have_text("13")
+    expect(fresh.page.locator(".map-chunk.selected")).to_have_attribute("data-index", "13")
     fresh.fill("Chunk size", "300")
     evidence_ready(fresh)
     expect(refund.locator("li").nth(1)).to_have_attribute("data-kept", "whole")

@@ -19,7 +19,7 @@ from ..base import Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
 from .json_steps import json_text, parse_in_steps
-from .models import Model, read_model
+from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
 from .pre_tokenizers import Piece, PreTokenizer, metaspace_first, read_pre_tokenizer
 from .tables import FIELD, Owners, RangeSet, refuse
@@ -159,6 +159,17 @@ def read_added_tokens(spec: object) -> list[dict[str, Any]]:
     return spec
 
 
+def _model_in_steps(spec: object) -> Generator[float, None, Model]:
+    steps = read_model_in_steps(spec)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            model: Model = done.value
+            return model
+        yield PARSED
+
+
 def family_of(spec: dict[str, Any]) -> str:
     kind = spec["model"].get("type") or "model"
     if kind == "BPE" and spec["model"].get("byte_fallback"):
@@ -213,7 +224,7 @@ def load_in_steps(data: bytes | str, name: str) -> Generator[float, None, HfToke
         refuse("it is JSON but not a tokenizer.json (it has no model)")
     normalizer = read_normalizer(spec.get("normalizer"))
     pre_tokenizer = read_pre_tokenizer(spec.get("pre_tokenizer"))
-    model = read_model(spec["model"])
+    model = yield from _model_in_steps(spec["model"])
     raw: list[AddedToken] = []
     normalized: list[AddedToken] = []
     for token in read_added_tokens(spec.get("added_tokens")):

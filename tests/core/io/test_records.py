@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse, download_name, record, to_csv, to_jsonl
 
-from .conftest import texts
+from ..conftest import texts
 
 HOSTILE = '=1+2,"quoted"\r\n\u2028x\u0085y\ufeff😀 \t@cmd|-3+3\n+a\x0bb\x1cc'
 
