@@ -26,7 +26,11 @@ def chunk_texts(app: App) -> list[str]:
 
 
 def test_the_sentence_language_select_changes_the_chunks(app: App) -> None:
-    app.configure(GERMAN, mode="sentence", size=38, overlap=0)
+    app.fill("Source text", GERMAN)
+    app.choose("Sentence")
+    app.fill("Requested overlap", "0")
+    app.fill("Chunk size", "38")
+    expect(app.page.locator("#app")).to_have_attribute("data-state", "ready")
     select = app.page.get_by_label("Sentence language", exact=True)
     expect(select).to_be_visible()
     assert select.evaluate("(el) => el.selectedOptions[0].textContent.trim()") == (
