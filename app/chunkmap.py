@@ -5,6 +5,9 @@ maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Acti
 chunk (click, Enter or Space) shows its record row and preview item, all records being
 listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
 Damage found after the paint marks the chunks' edges (words in each handle's name).
+The questions' evidence (issue 19) is underlined over the chunks by a CSS highlight (the
+text's elements are not touched) and each chunk holding some names its questions; text
+selected in the map can be added as evidence (``selection``).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ class ChunkMap:
         self.selected = -1
         # a result not drawn yet because the map was off screen (drawn after the paint)
         self.waiting: Analysis | None = None
+        self.evidence: tuple[str, str] = ("", "")  # the text and marks of the evidence shown
 
     @property
     def deferred(self) -> bool:
@@ -52,6 +56,7 @@ class ChunkMap:
     def wire(self) -> None:
         js = window.ciChunkMap
         js.wireChunkMap(self.root, by_id("chunk-map-detail"), by_id("chunk-map-panel"))
+        js.wireSelection(self.root)
         on(self.root, "click", self._clicked)
         on(self.root, "keydown", self._key)
         on(self.back, "click", lambda _event: self._return())
@@ -93,6 +98,8 @@ class ChunkMap:
         # [[start, end], ...]: a span's first two fields, picked in C
         spans = to_json(list(map(itemgetter(0, 1), analysis.spans)))
         window.ciChunkMap.chunkMap(self.root, analysis.text, spans)
+        # evidence marks are the older result's until the evidence step marks this one
+        self._evidence(analysis.text, _NO_EVIDENCE)
         count = len(analysis.spans)
         noun = "chunk" if count == 1 else "chunks"
         self.root.setAttribute(
@@ -104,12 +111,39 @@ class ChunkMap:
         if damage is not None and self.last is not None:
             window.ciChunkMap.markDamage(self.root, to_json(damage_marks(damage)))
 
+    def mark_evidence(
+        self, analysis: Analysis | None, ranges: list[tuple[int, int]], words: dict[int, str]
+    ) -> None:
+        """Underline the evidence ``ranges`` (code points) of ``analysis`` and name, per chunk
+        index, the questions whose evidence it holds; nothing when the map shows another
+        result (it is marked again when its own evidence is known)."""
+        if analysis is None or self.last != (analysis.text, analysis.spans):
+            return
+        marks = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
+        self._evidence(analysis.text, marks)
+
+    def _evidence(self, text: str, marks: str) -> None:
+        if self.evidence != (text, marks):
+            self.evidence = (text, marks)
+            window.ciChunkMap.markEvidence(self.root, marks)
+
+    def selection(self) -> tuple[int, int] | None:
+        """The code-point range of the text last selected in the map, if it still is."""
+        if str(window.ciChunkMap.selectedIn()) != "map" or self.last is None:
+            return None
+        found_range = found(window.ciChunkMap.selectionOffsets(self.root))
+        if found_range is None:
+            return None
+        return int(found_range[0]), int(found_range[1])
+
     # -- activation
     def _index(self, event: Any) -> int | None:
         node = found(event.target.closest(".map-chunk"))
         return None if node is None else int(node.dataset.index)
 
     def _clicked(self, event: Any) -> None:
+        if not window.getSelection().isCollapsed:
+            return  # the end of selecting text (e.g. to add it as evidence), not a choice
         index = self._index(event)
         if index is not None:
             self.activate(index)
@@ -166,6 +200,9 @@ class ChunkMap:
         self.back.hidden = True
         if self.selected >= 0:
             window.ciChunkMap.focusChunk(self.root, self.selected)
+
+
+_NO_EVIDENCE = '{"ranges": [], "chunks": {}}'
 
 
 def _item(parent_id: str, tag: str, index: int) -> Any:

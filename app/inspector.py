@@ -39,7 +39,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
-from evidence import EvidencePanel
+from evidence import EvidencePanel, evidence_marks
 from export import Export
 from js import document, window
 from preview import Preview
@@ -63,6 +63,7 @@ from chunker_py import (
     tokenizer_loaded,
     tradeoffs,
 )
+from chunker_py.measures.evidence import Evidence
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
 TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for typing
@@ -100,6 +101,10 @@ class Page:
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
+        self.evidence.map_selection = self._map_selection
+        self.evidence.on_found = self._evidence_found
+        self.evidence.on_sizes = chart.show_evidence
+        self.evidence.show_chunk = self.chunk_map.activate
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -242,6 +247,8 @@ class Page:
         handled at once, and the steps left for the older result are dropped."""
         if generation != self.generation or not steps:
             return  # a newer edit is on its way
+        if _after_app_code(lambda: self._steps(generation, steps)):
+            return
         if self._guarded(steps[0]) and len(steps) > 1:
             window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
 
@@ -249,6 +256,8 @@ class Page:
         """Run ``work`` one step per task until it ends, a step fails, or a newer edit
         starts: a long job never holds the main thread for more than one step."""
         if generation != self.generation:
+            return
+        if _after_app_code(lambda: self._drive(generation, work)):
             return
         done: list[bool] = []
 
@@ -302,7 +311,22 @@ class Page:
             by_size.append(row)
             yield
         chart.show_damage(by_size)
+        yield
+        self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
+
+    def _map_selection(self) -> tuple[int, int] | None:
+        """Text selected in the chunk map, when the map shows the current text."""
+        drawn = self.chunk_map.last
+        if drawn is None or drawn[0] != self.source.text:
+            return None
+        return self.chunk_map.selection()
+
+    def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
+        """Issue 19: the evidence underlined in the chunk map, named in the records."""
+        ranges, words = evidence_marks(found)
+        self.chunk_map.mark_evidence(result, ranges, words)
+        self.records.mark_evidence(result, words)
 
     def _apply_row(self, fragment: str) -> None:
         """Use: the row's settings go into the controls; the comparison's status says so
@@ -412,6 +436,18 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def _after_app_code(then: Callable[[], None]) -> bool:
+    """While app.zip (the tokenizers' code and data, downloaded after the first result:
+    static/interpreter.js) is on its way, run ``then`` once it has arrived and say True:
+    the work after the paint (token counts, the comparison) waits for it instead of
+    fetching it synchronously."""
+    pending = getattr(window, "chunkInspectorAppPending", None)
+    if pending is None:
+        return False
+    pending.then(create_once_callable(lambda *_: then()))
+    return True
 
 
 def start() -> None:

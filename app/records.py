@@ -1,5 +1,7 @@
 """Chunk records: index, start, end, length, actual overlap and text (code-point offsets).
-The first rows are shown at once and the rest on request (see ``dom.Windowed``).
+The first rows are shown at once and the rest on request (see ``dom.Windowed``). After the
+paint the Evidence column names the questions whose evidence each chunk holds (issue 19)
+and the Damage column its damage; neither is part of the downloaded records.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from chunker_py import Analysis, Chunk
 
 COLUMNS = ["Index", "Start", "End", "Length", "Tokens", "Overlap", "Text"]
 TOKENS_COLUMN = COLUMNS.index("Tokens")
+LATER = ["Evidence", "Damage"]  # filled in after the paint (cells the rows end with)
 
 
 class Records(Windowed):
@@ -17,6 +20,20 @@ class Records(Windowed):
     first = 100
     more_id = "records-more"
     noun = "records"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.evidence: tuple[Analysis | None, str] = (None, "{}")  # result, its words
+
+    def mark_evidence(self, analysis: Analysis | None, words: dict[int, str]) -> None:
+        """Per chunk index of ``analysis``, the questions whose evidence it holds."""
+        self.evidence = (analysis, to_json({str(i): w for i, w in words.items()}))
+        self._evidence()
+
+    def _evidence(self) -> None:
+        analysis, words = self.evidence
+        shown = words if analysis is not None and analysis is self.analysis else "{}"
+        render().evidence(by_id("records-body"), shown)
 
     def _tokens(self, index: int) -> int | str:
         # counts show once the tokenizer's tables are in (never waited for on a keystroke)
@@ -44,6 +61,7 @@ class Records(Windowed):
                 for c in chunks
             ]
         render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN)
+        self._evidence()
 
     def caption(self, total: int, shown: int) -> None:
         listed = f"showing {number(shown)}; " if shown < total else ""
@@ -60,4 +78,4 @@ class Records(Windowed):
         columns = [*COLUMNS[:-1], "Heading path", COLUMNS[-1]] if headings else COLUMNS
         if columns != self.columns:
             self.columns = columns
-            render().header(by_id("records-head"), to_json(columns))
+            render().header(by_id("records-head"), to_json(columns + LATER))

@@ -109,7 +109,8 @@ const setMarks = (node, startMark, endMark, words) => {
     `Chunk ${node.dataset.index}, code points ${fmt(start)} to ${fmt(end)}, ` +
       `${fmt(end - start)} long` +
       (repeated ? `, starts with ${fmt(repeated)} repeated` : "") +
-      (words ? `, damage: ${words}` : ""),
+      (words ? `, damage: ${words}` : "") +
+      (node.dataset.evidence ? `, holds evidence of ${node.dataset.evidence}` : ""),
   );
 };
 
@@ -259,6 +260,7 @@ const wireChunkMap = (root, detail, panel) => {
       `Chunk #${node.dataset.index} · ${fmt(start)}–${fmt(end)} · ${fmt(end - start)} code points` +
       (repeated ? ` · repeats ${fmt(repeated)}` : "") +
       (words ? ` · damage: ${words}` : "") +
+      (node.dataset.evidence ? ` · evidence of ${node.dataset.evidence}` : "") +
       " · Enter or click: show its record";
   };
   root.addEventListener("mouseover", describe);
@@ -277,4 +279,120 @@ const wireChunkMap = (root, detail, panel) => {
   });
 };
 
-globalThis.ciChunkMap = { chunkMap, markDamage, focusChunk, wireChunkMap, onScreen, pieces };
+// -- Evidence (issue 19): the questions' excerpts underlined over the chunks, with the CSS
+// Custom Highlight API (no element is added or changed: the text stays as textContent put
+// it), and each chunk holding evidence names its questions (data-evidence, the handle's
+// name, the detail line). The map's text nodes hold the source text in order, so a
+// code-point offset is found by walking them.
+
+// The text nodes of `root` with their UTF-16 starts, and the UTF-16 offset of every code
+// point offset (null when they are the same).
+const textIndex = (root) => {
+  const nodes = [];
+  const starts = [];
+  let at = 0;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    nodes.push(node);
+    starts.push(at);
+    at += node.data.length;
+  }
+  const text = nodes.map((n) => n.data).join("");
+  return { nodes, starts, offsets: utf16Offsets(text), length: at };
+};
+
+// The text node holding UTF-16 offset `unit` and the offset inside it (binary search).
+const locate = (index, unit) => {
+  let lo = 0;
+  let hi = index.nodes.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (index.starts[mid] <= unit) lo = mid;
+    else hi = mid - 1;
+  }
+  return [index.nodes[lo], unit - index.starts[lo]];
+};
+
+// json: {"ranges": [[start, end], ...] (code points), "chunks": {"<index>": "words"}}.
+const markEvidence = (root, json) => {
+  const { ranges, chunks } = JSON.parse(json);
+  for (const node of root.querySelectorAll(".map-chunk")) {
+    const words = chunks[node.dataset.index] || "";
+    if ((node.dataset.evidence || "") !== words) {
+      if (words) node.dataset.evidence = words;
+      else node.removeAttribute("data-evidence");
+      node._sig = ""; // the handle's name says it: set again below
+      setMarks(node, node.dataset.startMark || "", node.dataset.endMark || "",
+               node.dataset.damage || ""); // prettier-ignore
+    }
+  }
+  if (!globalThis.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
+  const index = textIndex(root);
+  const highlight = new Highlight();
+  if (index.nodes.length) {
+    const unit = index.offsets ? (a) => index.offsets[a] : (a) => a;
+    for (const [start, end] of ranges) {
+      const a = unit(start);
+      const b = unit(end);
+      if (a === undefined || b === undefined || b > index.length || a >= b) continue;
+      const range = document.createRange();
+      range.setStart(...locate(index, a));
+      const [node, offset] = locate(index, b);
+      // an end at a node's very start is the previous node's end (no empty tail)
+      range.setEnd(node, offset);
+      highlight.add(range);
+    }
+  }
+  CSS.highlights.set("ci-evidence", highlight);
+};
+
+// The code-point offsets [start, end] of the document selection inside `root`, or null.
+const selectionOffsets = (root) => {
+  const selection = document.getSelection();
+  if (!selection || selection.isCollapsed || !selection.rangeCount) return null;
+  const range = selection.getRangeAt(0);
+  if (!root.contains(range.startContainer) || !root.contains(range.endContainer)) return null;
+  const index = textIndex(root);
+  const before = (container, offset) => {
+    // UTF-16 units of the map's text before the boundary point (container, offset)
+    const probe = document.createRange();
+    probe.setStart(root, 0);
+    probe.setEnd(container, offset);
+    return probe.toString().length;
+  };
+  const toCodePoint = (unit) => {
+    if (!index.offsets) return unit;
+    let lo = 0;
+    let hi = index.offsets.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (index.offsets[mid] < unit) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const start = toCodePoint(before(range.startContainer, range.startOffset));
+  const end = toCodePoint(before(range.endContainer, range.endOffset));
+  return end > start ? [start, end] : null;
+};
+
+// Where the user last selected text: "map" (the chunk map) or "other" (kept up to date
+// from selectionchange, so a button press that moves the focus does not change it).
+let lastSelection = "other";
+const wireSelection = (root) => {
+  document.addEventListener("selectionchange", () => {
+    const selection = document.getSelection();
+    const inMap =
+      selection && !selection.isCollapsed && selection.rangeCount &&
+      root.contains(selection.getRangeAt(0).commonAncestorContainer); // prettier-ignore
+    if (inMap) lastSelection = "map";
+    else if (document.activeElement && document.activeElement.id === "source-text")
+      lastSelection = "other";
+  });
+};
+const selectedIn = () => lastSelection;
+
+globalThis.ciChunkMap = {
+  chunkMap, markDamage, focusChunk, wireChunkMap, onScreen, pieces, markEvidence,
+  selectionOffsets, wireSelection, selectedIn,
+}; // prettier-ignore

@@ -71,7 +71,7 @@ const rows = (tbody, json, tokensAt = -1) => {
       const kind = j === data[i].length - 1 ? "text-cell" : j === tokensAt ? "num tokens-cell" : "num";
       tr.append(make("td", kind, String(cell)));
     });
-    tr.append(make("td", "damage-cell"));
+    tr.append(make("td", "evidence-cell"), make("td", "damage-cell"));
     return tr;
   });
 };
@@ -88,12 +88,24 @@ const damage = (list, tbody, json) => {
     node.classList.toggle("damaged", Boolean(text));
   }
   for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
-    row.lastElementChild.textContent = words[row.dataset.index] || "";
+    row.querySelector(".damage-cell").textContent = words[row.dataset.index] || "";
     row.classList.toggle("damaged", Boolean(words[row.dataset.index]));
   }
 };
 
-// compare: [{label, current, cells: [...], best: [cell positions], fragment}] -> the
+// evidence: {"<chunk index>": "questions 1, 3", ...}: the Evidence cell of each row.
+const evidence = (tbody, json) => {
+  const words = JSON.parse(json);
+  for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
+    const text = words[row.dataset.index] || "";
+    const cell = row.querySelector(".evidence-cell");
+    if (cell.textContent !== text) cell.textContent = text;
+    row.classList.toggle("has-evidence", Boolean(text));
+  }
+};
+
+// compare: [{label, current, cells: [...], best: [cell positions], damageAt: [cell
+// positions], evidenceAt: the first evidence cell's position, fragment}] -> the
 // comparison table, each row with a button that applies its settings (a share-link
 // fragment). A cell in `best` is the fewest of its column: emphasised and said in words.
 const compare = (tbody, json, apply) => {
@@ -106,6 +118,8 @@ const compare = (tbody, json, apply) => {
       tr.append(th);
       row.cells.forEach((cell, i) => {
         const td = make("td", i === 1 ? "unit" : "num", cell);
+        if (row.damageAt.includes(i)) td.classList.add("dmg-col");
+        if (i >= row.evidenceAt) td.classList.add("ev-col");
         if (row.best.includes(i)) {
           td.classList.add("best");
           td.append(" ", make("span", "best-tag", "fewest"));
@@ -188,4 +202,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, header, damage, compare, download };
+globalThis.ciRender = { rows, preview, header, damage, evidence, compare, download };

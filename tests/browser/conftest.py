@@ -484,14 +484,15 @@ class App:
     def records(self) -> list[list[str]]:
         """The Chunk records table's body, cell texts row by row: the guide's columns (the
         damage words and the token counts, filled in after the paint, are read by
-        ``damage_words`` and ``token_counts``)."""
+        ``damage_words`` and ``token_counts``; the Evidence cells are left out)."""
         return (
             self.region("Chunk records")
             .get_by_role("table")
             .locator("tbody tr")
             .evaluate_all(
                 "rows => rows.map(r => [...r.cells].filter(c => !c.classList.contains("
-                "'damage-cell') && !c.classList.contains('tokens-cell')).map(c => c.textContent))"
+                "'damage-cell') && !c.classList.contains('evidence-cell') && "
+                "!c.classList.contains('tokens-cell')).map(c => c.textContent))"
             )
         )
 

