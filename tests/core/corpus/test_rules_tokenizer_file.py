@@ -34,19 +34,6 @@ chunk_overlap = 0
 
 
 @pytest.fixture
-def restored_registry():
-    """Tokenizers added by a test are gone after it (the registry is process-wide)."""
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
-
-
-@pytest.fixture
 def corpus(tmp_path: Path) -> Path:
     for relative, text in TEXTS.items():
         path = tmp_path / "docs" / relative

@@ -111,19 +111,6 @@ def test_a_large_vocabulary_yields_progress_often_and_in_order() -> None:
     assert fractions[0] > 0 and fractions[-1] < 1
 
 
-@pytest.fixture
-def restored_registry():
-    """Tokenizers added by a test are gone after it (the registry is process-wide)."""
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
-
-
 @pytest.mark.usefixtures("restored_registry")
 def test_a_load_dropped_half_way_registers_nothing() -> None:
     data = big_vocabulary_file(3 * EVERY).encode("utf-8")

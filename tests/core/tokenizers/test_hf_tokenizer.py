@@ -561,19 +561,6 @@ def test_the_cli_takes_one_tokenizer_setting(document: Path) -> None:
 # ---------------------------------------------------------------- links
 
 
-@pytest.fixture
-def restored_registry():
-    """Tokenizers added by a test are gone after it (the registry is process-wide)."""
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
-
-
 @pytest.mark.usefixtures("restored_registry")
 def test_a_link_names_a_file_tokenizer_and_falls_back_visibly_where_it_is_not_loaded() -> None:
     from chunker_py import (
