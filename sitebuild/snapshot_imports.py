@@ -32,9 +32,12 @@ is spelt the same there):
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import importlib
 import importlib._bootstrap_external as external
 import json
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -124,5 +127,55 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
             raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
     setattr(sys, "_chunk_inspector_precompiled", install_code_cache(json.loads(sources_json)))  # noqa: B010
     sys.meta_path.insert(0, UnpackOnDemand(config["lazy"]))
+    if config.get("stdlib_rest") is not None:
+        importlib.import_module(config["fallback"]).install(config["stdlib_rest"])
     setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
     return json.dumps({"imported": imported, "skipped": skipped})
+
+
+def imported_names(source: str) -> set[str]:
+    """Every absolute module an ``import`` or ``from … import`` in ``source`` names, at any
+    depth (imports inside functions too), with ``from x import y`` also giving ``x.y``."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def record_stdlib(config_json: str, sources_json: str) -> str:
+    """What the page imports from the standard library's zip, as JSON: the zip's path and
+    its member names. Imports what the snapshot imports, then the lazy modules the page
+    may import later (all ``config["lazy"]`` but ``config["cli_only"]``), then every module
+    named by an import statement in the bundle's page modules and in PyScript's package
+    (imports inside functions run only later, in the page); a name that does not import
+    is passed over (an optional dependency, a JS module)."""
+    config = json.loads(config_json)
+    cli_only = set(config["cli_only"])
+    for name in config["modules"]:
+        import_tree(name, cli_only, [], [])
+    sources = list(json.loads(sources_json).values())
+    for folder, _dirs, files in os.walk(config["home"]):
+        for file in files:
+            path = os.path.join(folder, file)
+            module = path[len(config["home"]) + 1 : -3].replace("/", ".")
+            if file.endswith(".py") and module not in cli_only:
+                with open(path, encoding="utf-8") as handle:
+                    sources.append(handle.read())
+    for source in sources:
+        for name in sorted(imported_names(source)):
+            if name.split(".", 1)[0] in cli_only:
+                continue
+            # a JS module, an optional dependency, a name that is no module
+            with contextlib.suppress(BaseException):
+                importlib.import_module(name)
+    zip_path = next(p for p in sys.path if p.startswith("/lib/python") and p.endswith(".zip"))
+    members = set()
+    for module in list(sys.modules.values()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+        if origin.startswith(zip_path + "/"):
+            members.add(origin[len(zip_path) + 1 :])
+    return json.dumps({"zip": zip_path, "members": sorted(members)})

@@ -103,6 +103,8 @@ export const version = pyodideModule.version;
 mark("pyodide-module");
 
 const indexURL = here(BUILD.pyodide);
+// The standard library limited to what the page imports (the snapshot was made with it).
+const stdLibURL = here(BUILD.stdlib);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
 
 // Boots from the snapshot; returns the interpreter, or throws Unusable. Pyodide is given
@@ -112,7 +114,12 @@ async function fromSnapshot(options) {
   snapshot.then(() => progress("Starting Python from the start-up snapshot…"), () => {});
   let pyodide;
   try {
-    pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, _loadSnapshot: snapshot });
+    pyodide = await pyodideModule.loadPyodide({
+      ...options,
+      indexURL,
+      stdLibURL,
+      _loadSnapshot: snapshot,
+    });
   } catch (error) {
     await snapshot; // the snapshot's own failure (missing, corrupt) is the reason to give
     throw new Unusable(`refused by Pyodide: ${firstLine(error)}`);
@@ -176,11 +183,33 @@ async function unpackOnDemand(pyodide) {
   mark("code-unpacked"); // the page's code is ready to run
 }
 
+// The whole standard library, for app/stdlib_fallback.py's finder, which calls this (once)
+// when Python imports a module stdlib.zip left out: written beside stdlib.zip, and its path
+// returned. Synchronous, because an import cannot wait.
+const fullStdlibOnDemand = (pyodide) => {
+  globalThis.chunkInspectorFullStdlib = () => {
+    delete globalThis.chunkInspectorFullStdlib;
+    console.warn("Chunk Inspector: a module outside stdlib.zip: fetching the whole standard library");
+    const path = "/lib/python_stdlib_full.zip";
+    pyodide.FS.writeFile(path, downloadNow(BUILD.fullStdlib));
+    return path;
+  };
+};
+
+// A first visit on a slow link boots without the snapshot (snapshot.js); the service worker
+// stores it after the first result. A browser without service workers gets it into its HTTP
+// cache instead, after the first result, for the next visit.
+const snapshotForNextVisit = (reason) => {
+  if (!reason.startsWith("first visit") || "serviceWorker" in navigator) return;
+  afterFirstResult(() => fetch(here(BUILD.snapshot)).catch(() => {}));
+};
+
 export async function loadPyodide(options = {}) {
   mark("load-called");
   try {
     const pyodide = await fromSnapshot(options);
     report({ stage: "path", path: "snapshot", reason: "" });
+    fullStdlibOnDemand(pyodide); // its finder is in the snapshot
     if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
     else await unpack(pyodide, [appBytes()]);
     return pyodide;
@@ -190,10 +219,13 @@ export async function loadPyodide(options = {}) {
     console.warn(`Chunk Inspector: start-up snapshot not used (${reason}); booting normally.`);
     report({ stage: "path", path: "full", reason });
     progress(`Starting Python without the start-up snapshot (${reason}); this takes longer…`);
+    snapshotForNextVisit(reason);
     const lib = download(BUILD.lib);
-    const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL });
+    const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL });
     mark("pyodide-started");
     await unpack(pyodide, [lib, appBytes()]);
+    fullStdlibOnDemand(pyodide);
+    pyodide.runPython(`import stdlib_fallback\nstdlib_fallback.install(${JSON.stringify(BUILD.stdlibRest)})`);
     return pyodide;
   }
 }
