@@ -54,6 +54,7 @@ from sitebuild.pypi import sha256_hex
 from sitebuild.shell import log
 from sitebuild.snapshot import (
     FULL_STDLIB,
+    SNAPSHOT_LAZY,
     Snapshot,
     only_lazy_modules_and_data,
     snapshot_for,
@@ -101,7 +102,7 @@ def own_files(
             "pyodide": pyodide,
             "stdlib": "./stdlib.zip",
             # the whole standard library, for a module stdlib.zip leaves out
-            # (app/stdlib_fallback.py): those modules, and where it is
+            # (app/boot_finders.py): those modules, and where it is
             "fullStdlib": pyodide + FULL_STDLIB,
             "stdlibRest": list(snapshot.stdlib_rest),
             "app": "./app.zip",
@@ -109,9 +110,10 @@ def own_files(
             "snapshot": f"./{snapshot_name(snapshot.key)}",
             "key": snapshot.key,
             # app.zip waits until Python first imports one of its modules (see
-            # sitebuild/snapshot_imports.py, UnpackOnDemand) when that is all it holds,
+            # app/boot_finders.py, UnpackOnDemand) when that is all it holds,
             # with their data
             "appOnDemand": only_lazy_modules_and_data(files["app.zip"]),
+            "lazy": list(SNAPSHOT_LAZY),  # for a normal boot's UnpackOnDemand
         },
     )
     return files

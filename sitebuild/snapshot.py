@@ -54,7 +54,7 @@ CLI_ONLY = tuple(
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
 # snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
 # of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
-# imported: snapshot_imports.UnpackOnDemand).
+# imported: app/boot_finders.py, UnpackOnDemand).
 SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.bert_tables",
     "chunker_py.tokenizers.bpe",
@@ -81,9 +81,9 @@ SNAPSHOT_LAZY = (
 )
 
 
-# app/stdlib_fallback.py: the finder that brings the full standard library for a module the
-# trimmed one left out (installed in the snapshot by snapshot_imports.prepare_snapshot)
-FALLBACK = "stdlib_fallback"
+# app/boot_finders.py: the page's import hooks (app.zip on demand, the whole standard library
+# for a module the trimmed one left out), installed in the snapshot by prepare_snapshot
+FINDERS = "boot_finders"
 FULL_STDLIB = "python_stdlib.zip"  # Pyodide's own, in the npm package (vendored beside it)
 
 
@@ -93,7 +93,7 @@ class Snapshot:
     data: bytes  # gzip-compressed snapshot
     complete: tuple[str, ...]  # top-level modules it holds with every submodule imported
     stdlib: bytes  # the trimmed standard library zip the page mounts (and the snapshot did)
-    stdlib_rest: tuple[str, ...]  # modules only in the full one (app/stdlib_fallback.py)
+    stdlib_rest: tuple[str, ...]  # modules only in the full one (app/boot_finders.py)
 
 
 def snapshot_name(key: str) -> str:
@@ -158,8 +158,8 @@ def make_snapshot(
             "key": key,
             "cli_only": list(CLI_ONLY),
             "stdlib": str(stdlib_path) if stdlib_path else None,
-            "stdlib_rest": list(stdlib_rest) if stdlib_path else None,
-            "fallback": FALLBACK,
+            "stdlib_rest": list(stdlib_rest),
+            "finders": FINDERS,
             "record": record,
         }
         config_path = Path(tmp) / "recipe.json"
@@ -202,8 +202,8 @@ def snapshot_for(bundle: bytes) -> Snapshot:
         for old in older[:-3]:
             old.unlink()
             old.with_name(old.name.replace(".bin.gz", ".json")).unlink(missing_ok=True)
-            used = old.name.replace("snapshot-", "stdlib-").replace(".bin.gz", ".json")
-            old.with_name(used).unlink(missing_ok=True)
+            recorded = old.name.replace("snapshot-", "stdlib-").replace(".bin.gz", ".json")
+            old.with_name(recorded).unlink(missing_ok=True)
         report_file.write_text(json.dumps(report), "utf-8")
         partial = cached.with_suffix(".tmp")
         partial.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
@@ -223,7 +223,7 @@ def module_name(member: str) -> str | None:
 def trimmed_stdlib(members: Iterable[str]) -> tuple[bytes, tuple[str, ...]]:
     """Pyodide's standard library zip limited to ``members`` (recorded by
     snapshot_imports.record_stdlib), each with the same bytes; and the modules of the full
-    zip it leaves out, sorted (what app/stdlib_fallback.py fetches the full zip for)."""
+    zip it leaves out, sorted (what app/boot_finders.py fetches the full zip for)."""
     source, _version = npm_package("pyodide")
     kept = set(members)
     with zipfile.ZipFile(source / FULL_STDLIB) as full:

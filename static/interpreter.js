@@ -18,7 +18,9 @@
 //   sys._chunk_inspector_snapshot   the key the snapshot was made for; read after the
 //                                   restore and compared with BUILD.key ("stale" if not)
 //   globalThis.chunkInspectorUnpack defined by unpackOnDemand when BUILD.appOnDemand: the
-//                                   snapshot's UnpackOnDemand finder calls it once, at the
+//                                   UnpackOnDemand finder (app/boot_finders.py; in the
+//                                   snapshot, or installed here on a normal boot) calls it
+//                                   once, at the
 //                                   first import of a lazy module (the tokenizers), after
 //                                   taking itself off sys.meta_path; it deletes itself and
 //                                   unpacks app.zip into the working directory
@@ -153,7 +155,7 @@ async function unpack(pyodide, zips) {
 // result needs only when a settings link sizes it in tokens: it stays packed (50 ms saved
 // before the first result), and without a link is not even downloaded before the first
 // result, until Python first imports one of those modules; the snapshot's finder
-// (snapshot_imports.py, UnpackOnDemand) then calls this, once.
+// (app/boot_finders.py, UnpackOnDemand) then calls this, once. A normal boot does the same.
 async function unpackOnDemand(pyodide) {
   progress("Loading the page's Python code…");
   let bytes = null;
@@ -183,7 +185,7 @@ async function unpackOnDemand(pyodide) {
   mark("code-unpacked"); // the page's code is ready to run
 }
 
-// The whole standard library, for app/stdlib_fallback.py's finder, which calls this (once)
+// The whole standard library, for app/boot_finders.py's FullStdlibOnDemand, which calls this (once)
 // when Python imports a module stdlib.zip left out: written beside stdlib.zip, and its path
 // returned. Synchronous, because an import cannot wait.
 const fullStdlibOnDemand = (pyodide) => {
@@ -223,9 +225,15 @@ export async function loadPyodide(options = {}) {
     const lib = download(BUILD.lib);
     const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL });
     mark("pyodide-started");
-    await unpack(pyodide, [lib, appBytes()]);
+    // app.zip as on the snapshot path: on demand when it holds only lazy modules and data
+    await unpack(pyodide, BUILD.appOnDemand ? [lib] : [lib, appBytes()]);
+    const lazy = BUILD.appOnDemand ? BUILD.lazy : [];
+    // the snapshot's import hooks (app/boot_finders.py), for this boot
+    pyodide.runPython(
+      `import boot_finders\nboot_finders.install(${JSON.stringify(lazy)}, ${JSON.stringify(BUILD.stdlibRest)})`,
+    );
     fullStdlibOnDemand(pyodide);
-    pyodide.runPython(`import stdlib_fallback\nstdlib_fallback.install(${JSON.stringify(BUILD.stdlibRest)})`);
+    if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
     return pyodide;
   }
 }

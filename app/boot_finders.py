@@ -1,6 +1,12 @@
-"""The page's standard library is a zip limited to what the page imports (sitebuild/stdlib.py
-records it at build time); this finder brings the whole one when Python imports a module
-outside it.
+"""The page's import hooks: app.zip unpacked at the first import of one of its modules
+(UnpackOnDemand), and the whole standard library for a module outside the page's own
+(FullStdlibOnDemand). Both boots install them with ``install``: the snapshot has them in
+its heap (sitebuild/snapshot_imports.py), a normal boot installs them from lib.zip
+(static/interpreter.js), before PyScript runs any Python.
+
+The page's standard library is a zip limited to what the page imports (recorded at build
+time by sitebuild/snapshot_imports.py, record_stdlib); FullStdlibOnDemand brings the whole
+one when Python imports a module outside it.
 
 Pyodide mounts the page's trimmed zip as its standard library, at the same path as the
 full one (``/lib/python3XY.zip``, on ``sys.path``). This finder sits at the end of
@@ -12,10 +18,6 @@ Then it asks the page for the full zip, once: static/interpreter.js's
 beside the trimmed one and returns its path, and the usual path finder looks there — for
 a package of the trimmed zip, in the same folder of the full one. The trimmed zip stays
 mounted as it is: the start-up snapshot holds zipimport's listing of it.
-
-Imported in the snapshot (an app module) and installed there by
-sitebuild/snapshot_imports.py; on a normal boot interpreter.js installs it after unpacking
-lib.zip, before PyScript runs any Python.
 """
 
 from __future__ import annotations
@@ -26,8 +28,30 @@ from importlib.machinery import ModuleSpec, PathFinder
 from types import ModuleType
 
 
+class UnpackOnDemand:
+    """A meta path finder that, at the first import of one of ``names``, asks the page to
+    unpack app.zip (static/interpreter.js's ``chunkInspectorUnpack``) and then lets the
+    usual finders look. It removes itself first, so it acts once."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = frozenset(names)
+
+    def find_spec(
+        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
+    ) -> ModuleSpec | None:
+        if fullname not in self.names:
+            return None
+        sys.meta_path.remove(self)
+        import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
+
+        unpack = getattr(js, "chunkInspectorUnpack", None)
+        if unpack is not None:
+            unpack()
+        return None
+
+
 def _from_page() -> str:
-    import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
+    import js  # Pyodide's bridge to the page
 
     return str(js.chunkInspectorFullStdlib())
 
@@ -69,11 +93,8 @@ def trimmed_zip() -> str:
     return next(p for p in sys.path if p.startswith("/lib/python") and p.endswith(".zip"))
 
 
-def install(names: Iterable[str]) -> FullStdlibOnDemand:
-    """Append the finder to sys.meta_path (once) and return it."""
-    for finder in sys.meta_path:
-        if isinstance(finder, FullStdlibOnDemand):
-            return finder
-    finder = FullStdlibOnDemand(trimmed_zip(), names)
-    sys.meta_path.append(finder)
-    return finder
+def install(lazy: Iterable[str], stdlib_rest: Iterable[str]) -> None:
+    """Put UnpackOnDemand for ``lazy`` first on sys.meta_path and FullStdlibOnDemand for
+    ``stdlib_rest`` last."""
+    sys.meta_path.insert(0, UnpackOnDemand(lazy))
+    sys.meta_path.append(FullStdlibOnDemand(trimmed_zip(), stdlib_rest))
