@@ -29,6 +29,16 @@ def bug(message: str) -> None:
     )
 
 
+def unavailable(why: str) -> None:
+    """A file of the page did not arrive (``why`` names it): not a bug, and not the inputs."""
+    panel = by_id("readiness")
+    panel.dataset.status = "unavailable"
+    by_id("readiness-status").textContent = "Part of the page did not load"
+    by_id(
+        "readiness-message"
+    ).textContent = f"{why}. Reload the page to try again; your text and settings are unchanged."
+
+
 def _list(element_id: str, items: Sequence[str]) -> None:
     element = by_id(element_id)
     element.replaceChildren()

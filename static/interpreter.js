@@ -170,15 +170,34 @@ async function unpackOnDemand(pyodide) {
       arrived();
     };
     afterFirstResult(() =>
-      appBytes().then((data) => {
-        bytes ??= data;
-        settle();
-      }, settle),
+      appBytes().then(
+        (data) => {
+          bytes ??= data;
+          settle();
+        },
+        (error) => {
+          missing(error);
+          settle();
+        },
+      ),
     );
   }
+  // app/inspector.py reads globalThis.chunkInspectorAppMissing: the tokenizers are missing,
+  // which it says in their place (no bug report): a sentence naming the file
+  const missing = (error) => {
+    const file = here(BUILD.app).replace(new URL("./", location.href).href, "");
+    const why = String(error?.message || error).replace(BUILD.app, "").trim();
+    globalThis.chunkInspectorAppMissing = `${file} (the tokenizers' code and data) ${why}`;
+  };
   globalThis.chunkInspectorUnpack = () => {
     delete globalThis.chunkInspectorUnpack;
-    bytes ??= downloadNow(BUILD.app);
+    try {
+      bytes ??= downloadNow(BUILD.app);
+    } catch (error) {
+      missing(error);
+      settle();
+      throw error;
+    }
     unpackNow(pyodide, [bytes]);
     settle();
   };

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from chunker_py import Settings, analyse
 
@@ -113,3 +114,47 @@ def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_i
     app.wait_ready()
     assert page.get_attribute("#app", "data-boot") == "snapshot"
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+@pytest.mark.page_errors_expected  # the browser logs the 404
+def test_a_missing_app_zip_without_a_link_says_what_is_missing_without_a_bug_report(
+    site, copy_site, serve_dir, new_app
+) -> None:
+    """Without a settings link the first result needs no tokenizer; app.zip comes after it.
+    When it cannot be loaded, the token figures and the readiness panel say which file is
+    missing (no bug report, no error box), the result stays and the page keeps splitting."""
+    broken = copy_site()
+    (broken / site.build / "app.zip").unlink()
+    app = new_app(serve_dir(broken).url).open()
+    assert app.wait_settled() == "ready", (
+        app.page.text_content("#readiness"),
+        app.page.text_content("#boot-status"),
+        [m.text for m in app.console][-15:],
+    )
+    page = app.page
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    missing = f"{site.build}/app.zip (the tokenizers' code and data) failed to load (HTTP 404)"
+    expected = f"(unavailable: {missing})"
+    page.wait_for_function(
+        "(t) => document.getElementById('tokens-status').textContent === t", arg=expected
+    )
+    assert [page.text_content(f"#tokens-{k}") for k in ("smallest", "average", "largest")] == [
+        "—"
+    ] * 3
+    # the sample's Evidence check needs them too: the readiness panel names the file,
+    # without a bug report, and the result stays
+    expect(page.locator("#readiness")).to_have_attribute("data-status", "unavailable")
+    assert missing in (page.text_content("#readiness-message") or "")
+    assert "Bug" not in (page.text_content("#readiness") or "")
+    assert page.is_hidden("#boot-status")
+    assert app.state() == "ready"
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # splitting still works; the work after it that needs the tokenizers (the sample's
+    # Evidence check) says the same again, not a bug report
+    app.settle(lambda: app.fill("Chunk size", "120"))
+    at_120 = analyse(SAMPLE, Settings(chunk_size=120)).count
+    assert page.text_content("#figure-chunks") == f"{at_120:,}"
+    expect(page.locator("#readiness")).to_have_attribute("data-status", "unavailable")
+    message = page.text_content("#readiness-message") or ""
+    assert missing in message and "Bug" not in message
+    assert page.is_hidden("#boot-status")
