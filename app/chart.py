@@ -1,4 +1,5 @@
-"""Size trade-offs: a Plotly bar chart of chunk counts at the comparison sizes.
+"""Size trade-offs: a Plotly bar chart of chunk counts at the comparison sizes; after the
+comparison, each size's damage and (with Evidence check questions) its excerpts kept whole.
 
 Redrawn only when its data changes (Plotly.react costs ~15 ms).
 """
@@ -19,6 +20,8 @@ _unit = "code points"
 _scheme = ""  # the colour scheme it was drawn in
 _shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
 _described = ""  # the figures in words, before any damage is added to them
+_damage_notes: dict[int, str] = {}  # per size, once the comparison has run
+_evidence_notes: dict[int, str] = {}  # per size, "4 of 5" excerpts kept whole (issue 19)
 
 
 def redraw() -> None:
@@ -37,6 +40,9 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code p
         _unit, _last = unit, None
     if key == _last and c["name"] == _scheme:
         return
+    if key != _last:  # other bars: their notes come with this result's comparison
+        _damage_notes.clear()
+        _evidence_notes.clear()
     _last, _scheme = key, c["name"]
     _describe(tradeoffs, current)
     chart = by_id("tradeoff-chart")
@@ -100,6 +106,8 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code p
             }
         ]  # fmt: skip
     plot(chart, data, layout)
+    if _damage_notes or _evidence_notes:  # drawn again in another colour scheme
+        _annotate()
 
 
 def show_damage(rows: Sequence[Row]) -> None:
@@ -113,29 +121,77 @@ def show_damage(rows: Sequence[Row]) -> None:
             notes[row.settings.chunk_size] = (
                 f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
             )
+    _damage_notes.clear()
+    _damage_notes.update(notes)
+    _annotate()
+
+
+def show_evidence(kept: dict[int, tuple[int, int]]) -> None:
+    """Per size, the Evidence check's excerpts kept whole (of the matched questions'):
+    under each bar's count, in its hover text and in the description; nothing without
+    questions."""
+    _evidence_notes.clear()
+    _evidence_notes.update(
+        {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
+    )
+    _annotate()
+
+
+def _annotate() -> None:
+    """The damage and evidence notes on the drawn bars (Plotly.restyle) and in words."""
     chart = by_id("tradeoff-chart")
     tradeoffs = _shown[0]
-    if _last is None or chart.hidden or not notes:
+    if _last is None or chart.hidden or not tradeoffs:
         return
-    hover = [notes.get(t.size, "") for t in tradeoffs]
-    window.Plotly.restyle(
+    damage, evidence = _damage_notes, _evidence_notes
+    hover = []
+    texts = []
+    for t in tradeoffs:
+        lines = [damage.get(t.size, "")]
+        count = number(t.count) + (" (over limit)" if t.count > MAX_CHUNKS else "")
+        if t.size in evidence:
+            lines.append(f"evidence kept whole: {evidence[t.size]}")
+            count += f"<br>evidence {evidence[t.size].replace(' of ', '/')} whole"
+        hover.append("<br>".join(line for line in lines if line))
+        texts.append(count)
+    top = max(t.count for t in tradeoffs)
+    limit = MAX_CHUNKS if top >= MAX_CHUNKS / 2 else top
+    window.Plotly.update(
         chart,
         window.JSON.parse(
             json.dumps(
                 {
                     "customdata": [hover],
+                    "text": [texts],
                     "hovertemplate": "size %{x}<br>%{y} chunks<br>%{customdata}<extra></extra>",
                 }
             )
         ),
+        # room above the bars for a second line of text
+        window.JSON.parse(
+            json.dumps({"yaxis.range": [0, max(top, limit, 1) * (1.32 if evidence else 1.18)]})
+        ),
     )
-    set_text(
-        "tradeoff-text",
-        _described
-        + " Damage: "
-        + "; ".join(f"size {number(t.size)}: {notes[t.size]}" for t in tradeoffs if t.size in notes)
-        + ".",
-    )
+    said = _described
+    if damage:
+        said += (
+            " Damage: "
+            + "; ".join(
+                f"size {number(t.size)}: {damage[t.size]}" for t in tradeoffs if t.size in damage
+            )
+            + "."
+        )
+    if evidence:
+        said += (
+            " Evidence kept whole: "
+            + "; ".join(
+                f"size {number(t.size)}: {evidence[t.size]}"
+                for t in tradeoffs
+                if t.size in evidence
+            )
+            + "."
+        )
+    set_text("tradeoff-text", said)
 
 
 def _describe(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:

@@ -67,6 +67,9 @@ def damaged_indices(damage: Damage) -> list[int]:
 
 # the comparison's damage columns (fewer is better), as positions in ``_cells``
 DAMAGE_COLUMNS = range(5, 11)
+# then the evidence columns, "…" until app/evidence.py fills them in after the paint
+EVIDENCE_AT = 11
+EVIDENCE_COLUMNS = 6
 
 
 def _cells(row: Row) -> list[str]:
@@ -74,7 +77,7 @@ def _cells(row: Row) -> list[str]:
     unit = size_unit_name(row.settings)
     if row.error is not None or row.damage is None:
         limit = f" — over the {number(MAX_CHUNKS)}-chunk limit" if row.over_limit else ""
-        return [number(row.count) + limit, unit, *["—"] * 9]
+        return [number(row.count) + limit, unit, *["—"] * 9, *["…"] * EVIDENCE_COLUMNS]
     d = row.damage
     pct = row.ends_mid_sentence_pct
     median = row.median_size
@@ -90,6 +93,7 @@ def _cells(row: Row) -> list[str]:
         number(d.mid_word_edges),
         number(d.split_grapheme_edges),
         number(d.over_size),
+        *["…"] * EVIDENCE_COLUMNS,
     ]
 
 
@@ -143,6 +147,8 @@ def show_comparison(
             "current": row.current,
             "cells": _cells(row),
             "best": best[i],
+            "damageAt": list(DAMAGE_COLUMNS),
+            "evidenceAt": EVIDENCE_AT,
             "fragment": settings_to_fragment(row.settings),
         }
         for i, row in enumerate(rows)

@@ -39,6 +39,7 @@ from chunker_py.measures.evidence import (
     anchor,
     evidence_steps,
     follow_edit,
+    kept_whole,
 )
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
@@ -82,12 +83,21 @@ def _element(tag: str, text: str = "", cls: str = "") -> Any:
     return node
 
 
-def _chunks_words(chunks: Sequence[int]) -> str:
+def _chunk_links(chunks: Sequence[int]) -> list[Any]:
+    """The chunks holding an excerpt, in words, each a button that shows it in the chunk
+    map and the records ("chunks #12, #13")."""
     if not chunks:
-        return "in no chunk (trimmed away)"
-    if len(chunks) == 1:
-        return f"chunk {chunks[0]}"
-    return "chunks " + ", ".join(str(i) for i in chunks)
+        return ["in no chunk (trimmed away)"]
+    links: list[Any] = ["chunk " if len(chunks) == 1 else "chunks "]
+    for i, chunk in enumerate(chunks):
+        if i:
+            links.append(", ")
+        show = _element("button", f"#{number(chunk)}", "chunk-link")
+        show.type = "button"
+        show.setAttribute("aria-label", f"Show chunk #{number(chunk)} in the records")
+        show.dataset.chunk = str(chunk)
+        links.append(show)
+    return links
 
 
 def evidence_marks(found: Evidence | None) -> tuple[list[tuple[int, int]], dict[int, str]]:
@@ -129,9 +139,12 @@ class EvidencePanel:
         self.result: Analysis | None = None
         self.found: Evidence | None = None
         self.rows: Sequence[Row] | None = None
+        self.by_size: Sequence[Row] = ()  # the trade-off chart's sizes (their results)
+        self.on_sizes: Callable[[dict[int, tuple[int, int]]], None] = lambda _kept: None
         # set by app/inspector.py: the chunk map's selection, and where the marks go
         self.map_selection: Callable[[], tuple[int, int] | None] = lambda: None
         self.on_found: Callable[[Analysis | None, Evidence | None], None] = lambda _r, _f: None
+        self.show_chunk: Callable[[int], None] = lambda _index: None  # the chunk map's
 
     # -- wiring
     def wire(self) -> None:
@@ -148,12 +161,24 @@ class EvidencePanel:
         # one handler per list (its buttons are rebuilt with every result)
         on(by_id("evidence-list"), "click", self._list_clicked)
         on(by_id("evidence-compare-body"), "click", self._row_clicked)
+        # the Splitter comparison shows its Damage or its Evidence columns
+        for radio in document.querySelectorAll('input[name="compare-columns"]'):
+            on(radio, "change", self._columns)
         self._load_sample()
 
+    @staticmethod
+    def _columns(event: Any) -> None:
+        if event.target.checked:
+            by_id("compare-table").dataset.columns = str(event.target.value)
+
     def _list_clicked(self, event: Any) -> None:
-        index = event.target.dataset.remove
+        data = event.target.dataset  # a missing key raises in Pyodide: getattr's default
+        index = getattr(data, "remove", None)
         if index:
             self._remove(int(index))
+        chunk = getattr(data, "chunk", None)
+        if chunk:
+            self.show_chunk(int(chunk))
 
     def _row_clicked(self, event: Any) -> None:
         fragment = event.target.dataset.fragment
@@ -377,6 +402,7 @@ class EvidencePanel:
         self.show(self.result)
         if self.rows is not None:
             self.show_rows(self.rows)
+        self.show_sizes(self.by_size)
 
     def show(self, result: Analysis | None) -> None:
         """The figures of ``result``, at once."""
@@ -463,11 +489,11 @@ class EvidencePanel:
                         shown + "not in the text (edited away?); left out of the figures"
                     )
                     li.classList.add("problem")
-                elif x.kept_whole:
-                    li.textContent = shown + f"kept whole in {_chunks_words(x.chunks)}"
                 else:
-                    li.textContent = shown + f"cut: spread over {_chunks_words(x.chunks)}"
-                    li.classList.add("cut")
+                    if not x.kept_whole:
+                        li.classList.add("cut")
+                    verdict = "kept whole in " if x.kept_whole else "cut: spread over "
+                    li.append(shown + verdict, *_chunk_links(x.chunks))
                 li.dataset.chunks = " ".join(str(c) for c in x.chunks)
                 li.dataset.kept = "whole" if x.kept_whole else "cut"
             listing.append(li)
@@ -498,6 +524,21 @@ class EvidencePanel:
             )
         return "; ".join(parts) + "."
 
+    def show_sizes(self, rows: Sequence[Row]) -> None:
+        """Excerpts kept whole at each of the Size trade-offs chart's sizes (placement only,
+        no retrieval: cheap enough for one step)."""
+        self.by_size = rows
+        text = self.source.text
+        kept = {}
+        for row in rows if self.questions else ():
+            if row.analysis is None or row.analysis.text != text:
+                continue  # another text's sizes: its own comparison follows
+            self._rebase()
+            counts = kept_whole(row.analysis, self.questions)
+            if counts is not None:
+                kept[row.settings.chunk_size] = counts
+        self.on_sizes(kept)
+
     def show_rows(self, rows: Sequence[Row] | None) -> None:
         """The evidence figures of every comparison row, at once."""
         for _ in self.rows_work(rows):
@@ -510,6 +551,8 @@ class EvidencePanel:
         body = by_id("evidence-compare-body")
         if rows is None or not self.questions:
             body.replaceChildren()
+            if rows is not None:
+                _fill_comparison([None] * len(rows))
             by_id("app").dataset.evidenceComparison = "ready"
             return
         summaries = []
@@ -523,6 +566,7 @@ class EvidencePanel:
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
         body = by_id("evidence-compare-body")
+        _fill_comparison(summaries)
         trs = []
         for row, s in zip(rows, summaries, strict=True):
             tr = _element("tr", cls="current" if row.current else "")
@@ -557,3 +601,28 @@ class EvidencePanel:
             trs.append(tr)
         body.replaceChildren(*trs)
         by_id("app").dataset.evidenceComparison = "ready"
+
+
+def comparison_cells(s: dict[str, Any] | None) -> list[str]:
+    """The Splitter comparison's Evidence columns for a row's evidence summary: Kept whole,
+    One chunk, Chunks to read, Precision Ω, Recall at k, Tokens at k ("—" without)."""
+    if s is None:
+        return ["—"] * 6
+    r = s["retrieval"]
+    return [
+        f"{s['kept_whole']} of {s['excerpts']}",
+        f"{s['one_chunk']} of {s['questions'] - s['unmatched']}",
+        _mean(s["chunks_to_read"], 1),
+        _mean(s["precision_omega"], 3),
+        _mean(r["recall"], 3),
+        _mean(r["tokens"], 1),
+    ]
+
+
+def _fill_comparison(summaries: Sequence[dict[str, Any] | None]) -> None:
+    """The evidence cells of the Splitter comparison's rows (drawn with "…" by
+    app/damage.py), in row order."""
+    trs = by_id("compare-body").querySelectorAll(":scope > tr")
+    for tr, s in zip(trs, summaries, strict=False):
+        for td, text in zip(tr.querySelectorAll("td.ev-col"), comparison_cells(s), strict=False):
+            td.textContent = text

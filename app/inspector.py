@@ -103,6 +103,8 @@ class Page:
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
         self.evidence.map_selection = self._map_selection
         self.evidence.on_found = self._evidence_found
+        self.evidence.on_sizes = chart.show_evidence
+        self.evidence.show_chunk = self.chunk_map.activate
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -252,6 +254,8 @@ class Page:
         handled at once, and the steps left for the older result are dropped."""
         if generation != self.generation or not steps:
             return  # a newer edit is on its way
+        if _after_app_code(lambda: self._steps(generation, steps)):
+            return
         done = self._guarded(steps[0])
         self._collect()
         if done and len(steps) > 1:
@@ -261,6 +265,8 @@ class Page:
         """Run ``work`` one step per task until it ends, a step fails, or a newer edit
         starts: a long job never holds the main thread for more than one step."""
         if generation != self.generation:
+            return
+        if _after_app_code(lambda: self._drive(generation, work)):
             return
         done: list[bool] = []
 
@@ -316,6 +322,8 @@ class Page:
             by_size.append(row)
             yield
         chart.show_damage(by_size)
+        yield
+        self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
 
     def _map_selection(self) -> tuple[int, int] | None:
@@ -439,6 +447,18 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def _after_app_code(then: Callable[[], None]) -> bool:
+    """While app.zip (the tokenizers' code and data, downloaded after the first result:
+    static/interpreter.js) is on its way, run ``then`` once it has arrived and say True:
+    the work after the paint (token counts, the comparison) waits for it instead of
+    fetching it synchronously."""
+    pending = getattr(window, "chunkInspectorAppPending", None)
+    if pending is None:
+        return False
+    pending.then(create_once_callable(lambda *_: then()))
+    return True
 
 
 def start() -> None:

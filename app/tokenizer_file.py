@@ -4,24 +4,36 @@ The file is read with the File API and parsed by chunker_py, never uploaded; it 
 Tokenizer choice named ``file:<file name>`` (as ``--tokenizer-file`` names it, so the
 downloads agree) until the page is closed. A share link names it but cannot carry it: a
 link opened where the file is not loaded says so and counts with the default tokenizer.
-Reading starts after the status line is painted; a file the reader cannot count exactly
-is refused with its message, and the current tokenizer stays.
+Reading starts after the status line is painted and runs in slices of about 40 ms
+between which the page paints the progress and takes keys, so a 17 MB file does not freeze
+typing; choosing another file drops a load still running. A file the reader cannot count
+exactly is refused with its message, and the current tokenizer stays.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Generator
 from typing import Any
 
 from dom import after_paint, by_id, number, on
-from js import document
+from js import document, window
+from pyodide.ffi import create_once_callable
 
-from chunker_py import TOKENIZERS, ChunkerError, add_tokenizer_json, check_tokenizer_size
+from chunker_py import (
+    TOKENIZERS,
+    ChunkerError,
+    add_tokenizer_json_in_steps,
+    check_tokenizer_size,
+)
+
+SLICE_SECONDS = 0.04  # work between two chances to paint and take a key
 
 
 class TokenizerFile:
     def __init__(self, changed: Callable[[], Any]) -> None:
         self._changed = changed
+        self._generation = 0  # the load that may still finish is the latest one
         self.select = by_id("tokenizer")
 
     def wire(self) -> None:
@@ -56,16 +68,42 @@ class TokenizerFile:
         except ChunkerError as error:
             self.tell(f"{error.message} The current tokenizer stays.", problem=True)
             return
-        self.tell(f"Reading {name} ({number(size)} bytes)…")
+        self._generation += 1  # a load still running for an earlier file is dropped
+        generation = self._generation
+        self._busy(True)
+        self.tell(f"Loading tokenizer… reading {name} ({number(size)} bytes).")
         data = (await file.arrayBuffer()).to_bytes()
-        after_paint(lambda: self._load(data, name))
+        if generation != self._generation:
+            return
+        steps = add_tokenizer_json_in_steps(data, name)
+        after_paint(lambda: self._slice(steps, name, generation))
 
-    def _load(self, data: bytes, name: str) -> None:
+    def _busy(self, busy: bool) -> None:
+        by_id("tokenizer-file-status").setAttribute("aria-busy", "true" if busy else "false")
+
+    def _slice(self, steps: Generator[float, None, str], name: str, generation: int) -> None:
+        """Run the load for about ``SLICE_SECONDS``, then give way to keys and paints."""
+        if generation != self._generation:
+            steps.close()  # a newer file replaced this one: nothing was registered
+            by_id("tokenizer-file-status").dataset.dropped = name  # tests wait for it
+            return
+        deadline = time.perf_counter() + SLICE_SECONDS
+        fraction = 0.0
         try:
-            tokenizer = add_tokenizer_json(data, name)
+            while time.perf_counter() < deadline:
+                fraction = next(steps)
+        except StopIteration as done:
+            self._loaded(done.value, name)
+            return
         except ChunkerError as error:
+            self._busy(False)
             self.tell(f"{error.message} The current tokenizer stays.", problem=True)
             return
+        self.tell(f"Loading tokenizer… {name}: {fraction:.0%}")
+        window.setTimeout(create_once_callable(lambda: self._slice(steps, name, generation)), 0)
+
+    def _loaded(self, tokenizer: str, name: str) -> None:
+        self._busy(False)
         options = self.select.options
         known = [str(options.item(i).value) for i in range(int(options.length))]
         if tokenizer not in known:

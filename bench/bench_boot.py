@@ -1,7 +1,7 @@
 """Boot cost of the page against bare Pyodide, cold and warm, in headless Debian Chromium.
 
     python bench/bench_boot.py [--runs 5] [--settle 5000] [--http-gzip]
-                               [--mbit 10 --latency 40 --offline]
+                               [--mbit 10 --latency 40 --offline [--gzip-host]]
 
 Pages, all served by sitebuild's make_server (same headers, same CSP) from one temporary build:
 
@@ -25,6 +25,9 @@ or gzip from the precompressed copies, as a good static host does). ``--offline`
 third visit with the host down (every request answered by closing the connection) after
 the page's service worker has stored the build: "offline" is that reload's time, or
 "fails". With the service worker the warm (repeat) visit is served from its cache.
+``--gzip-host``: the throttled host offers gzip only (as many static hosts), not brotli.
+The report then lists, per page, the bytes each file put on the wire before the first
+result (cold visit, as the host sent them): what the critical path costs, file by file.
 
 Bytes: the files a cold load requested, raw (as sitebuild's make_server sends them) and as a
 gzip-compressing host would send them (each response gzip -6, already-gzipped files as
@@ -110,7 +113,7 @@ def boot_once(
     timeout_ms: int = 120_000,
     host: type[Throttled] | None = None,
 ) -> dict[str, Any]:
-    before = host.sent if host is not None else 0
+    log_start = len(host.log) if host is not None else 0
     page = context.new_page()
     try:
         page.goto(url)
@@ -118,9 +121,17 @@ def boot_once(
         page.wait_for_selector("html[data-booted]", state="attached", timeout=timeout_ms)
     except PlaywrightError:
         page.close()
-        return {"ms": None, "boot": None, "urls": [], "marks": {}}
+        return {"ms": None, "boot": None, "urls": [], "marks": {}, "files": {}}
+    # each file's bytes the host wrote before the page reached its first result (its
+    # clock and the host's are this machine's): Playwright notices the first result a
+    # little later, and what started after it (Plotly, app.zip) must not count
+    ready_at = page.evaluate("(performance.timeOrigin + window.__bootMs) / 1000")
+    files: dict[str, int] = {}
+    for at, path, size in host.log[log_start:] if host is not None else ():
+        if at <= ready_at:
+            files[path] = files.get(path, 0) + size
     # the host's bytes (as sent: compressed, headers aside) up to the first result
-    wire = (host.sent - before) if host is not None else None
+    wire = sum(files.values()) if host is not None else None
     ms = page.evaluate("window.__bootMs")
     path = page.evaluate("document.getElementById('app')?.dataset.boot ?? null")
     if settle_ms:
@@ -144,7 +155,14 @@ def boot_once(
         ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
     )
     page.close()
-    return {"ms": ms, "boot": path, "urls": resources, "marks": marks, "wire": wire}
+    return {
+        "ms": ms,
+        "boot": path,
+        "urls": resources,
+        "marks": marks,
+        "wire": wire,
+        "files": files,
+    }
 
 
 def measure(
@@ -178,6 +196,7 @@ def measure(
         "urls": cold["urls"],
         "marks_cold": cold["marks"],
         "marks_warm": warm["marks"],
+        "files_cold": cold.get("files", {}),
     }
 
 
@@ -222,13 +241,18 @@ class Throttled(GzipSnapshotHandler):
     bucket: Bucket | None = None
     latency = 0.0
     down = False
+    gzip_only = False  # refuse brotli, as a host that offers gzip only
     sent = 0  # body bytes sent, all connections
+    log: list[tuple[float, str, int]] = []  # noqa: RUF012  # (time.time(), URL path, bytes) per write
 
     def send_head(self) -> Any:
         if type(self).down:
             self.close_connection = True
             return None
         time.sleep(self.latency)
+        if self.gzip_only and "br" in self.headers.get("Accept-Encoding", ""):
+            del self.headers["Accept-Encoding"]
+            self.headers["Accept-Encoding"] = "gzip"
         return super().send_head()
 
     def send_error(self, *args: Any, **kwargs: Any) -> None:
@@ -241,6 +265,7 @@ class Throttled(GzipSnapshotHandler):
                 self.bucket.take(len(chunk))
             outputfile.write(chunk)
             type(self).sent += len(chunk)
+            self.log.append((time.time(), unquote(urlsplit(self.path).path), len(chunk)))
 
 
 class _Body:
@@ -295,6 +320,7 @@ def served_site(
     http_gzip: bool = False,
     mbit: float = 0,
     latency_ms: float = 0,
+    gzip_only: bool = False,
 ) -> Iterator[Served]:
     """Build the site (plus bare.html and the variant copies) into a temporary folder and
     serve it. ``prepare`` may alter the built site before the copies are made."""
@@ -308,7 +334,12 @@ def served_site(
         host = type(
             "Host",
             (Throttled,),
-            {"bucket": Bucket(mbit * 1e6 / 8) if mbit else None, "latency": latency_ms / 1000},
+            {
+                "bucket": Bucket(mbit * 1e6 / 8) if mbit else None,
+                "latency": latency_ms / 1000,
+                "gzip_only": gzip_only,
+                "log": [],
+            },
         )
         server = http.server.ThreadingHTTPServer(
             ("127.0.0.1", 0), lambda *a, **k: host(*a, directory=str(site.root), **k)
@@ -375,6 +406,11 @@ def summarise(samples: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             key: statistics.median(s[key] for s in runs) for key in ("cold", "warm", "raw", "gzip")
         }
         summary[name]["boot"] = sorted({str(s["boot"]) for s in runs})
+        paths = sorted({path for s in runs for path in s.get("files_cold", {})})
+        summary[name]["files_cold"] = {
+            path: statistics.median(s.get("files_cold", {}).get(path, 0) for s in runs)
+            for path in paths
+        }
         for key in ("offline", "wire_cold", "wire_warm"):
             values = [s[key] for s in runs if s.get(key) is not None]
             summary[name][key] = statistics.median(values) if values else None
@@ -406,6 +442,16 @@ def report(summary: dict[str, Any], runs: int, settle_ms: int) -> str:
             f"{offline}  {', '.join(s['boot'])}"
         )
     for name, s in summary.items():
+        files = sorted(s.get("files_cold", {}).items(), key=lambda item: -item[1])
+        if files:
+            listed = ", ".join(
+                f"{path.rsplit('/', 1)[-1] or 'index.html'} {sent / 1e6:.2f}"
+                for path, sent in files
+                if sent >= 10_000
+            )
+            total = sum(sent for _path, sent in files) / 1e6
+            lines.append(f"  {name} cold, before the first result: {total:.2f} MB: {listed}")
+    for name, s in summary.items():
         for kind in ("cold", "warm"):
             if s[f"marks_{kind}"]:
                 steps = ", ".join(f"{n} {t:.0f}" for n, t in s[f"marks_{kind}"].items())
@@ -421,11 +467,12 @@ def main() -> None:
     parser.add_argument("--mbit", type=float, default=0, help="a shared link of N Mbit/s")
     parser.add_argument("--latency", type=float, default=0, help="ms before each response")
     parser.add_argument("--offline", action="store_true", help="also a reload, host down")
+    parser.add_argument("--gzip-host", action="store_true", help="the host offers no brotli")
     args = parser.parse_args()
     pages = dict(PAGES, **({"http-gzip": HTTP_GZIP} if args.http_gzip else {}))
 
     with (
-        served_site(None, args.http_gzip, args.mbit, args.latency) as served,
+        served_site(None, args.http_gzip, args.mbit, args.latency, args.gzip_host) as served,
         sync_playwright() as driver,
     ):
         samples = boot_runs(driver, served, args.runs, args.settle, pages, args.offline)

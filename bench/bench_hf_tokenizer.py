@@ -8,12 +8,19 @@ chunks, cold. `tokenizers` does the same work in the same run (``encode`` withou
 tokens); ratios are ours / tokenizers. For the real BERT file, the built-in `wordpiece`
 (same counts) is measured too; ratio file / built-in.
 
-    python bench/bench_hf_tokenizer.py
+    python bench/bench_hf_tokenizer.py             CPython, with tokenizers for the ratios
+    python bench/bench_hf_tokenizer.py --pyodide   our counts inside Pyodide under Node, with
+                                                   tokenizers and our CPython path in the
+                                                   same run (plus a 17 MB Unigram file)
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_tokens import document, median_ms  # noqa: E402
 from chunker_py.tokenizers import get_tokenizer  # noqa: E402
 from chunker_py.tokenizers.hf import load_tokenizer_json  # noqa: E402
-from tests.core.test_hf_tokenizer import FAMILIES, trained  # noqa: E402
-from tests.core.token_references import TOKENIZER_JSON  # noqa: E402
+
+NODE_RUNNER = ROOT / "bench" / "bench_hf_runner.mjs"
 
 
 def emptied(tokenizer: object) -> None:
@@ -37,22 +44,23 @@ def emptied(tokenizer: object) -> None:
                 getattr(owner, cache).clear()
 
 
-def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[str, float]:
-    import tokenizers
+def bench_text() -> str:
+    return document("english", 10_000) + document("mixed", 10_000)
 
-    text = document("english", 10_000) + document("mixed", 10_000)
+
+def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, float]:
+    """Load, cold 20k count, warm edit, cold 1k-chunk counts per second (no tokenizers:
+    this also runs inside Pyodide)."""
+    text = bench_text()
     chunks = [text[i : i + 1000] for i in range(0, len(text), 1000)]
-    out: dict[str, float] = {}
-    out["load"] = median_ms(ours_factory, 3)
-    out["load ref"] = median_ms(lambda: tokenizers.Tokenizer.from_str(data), 3)
-    ours = ours_factory()
+    out: dict[str, float] = {"load": median_ms(load, load_repeat)}
+    ours = load()
 
     def cold() -> None:
         emptied(ours)
         ours.count(text)  # type: ignore[attr-defined]
 
     out["cold 20k"] = median_ms(cold, 5)
-    out["cold 20k ref"] = median_ms(lambda: reference.encode(text, add_special_tokens=False), 5)
     ours.count(text)  # type: ignore[attr-defined]
     edits = iter(range(10**9))
 
@@ -68,10 +76,27 @@ def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[st
             ours.count(chunk)  # type: ignore[attr-defined]
 
     out["chunks/s"] = len(chunks) / (median_ms(chunk_counts, 5) / 1000)
-    out["chunks/s ref"] = len(chunks) / (
-        median_ms(lambda: [reference.encode(c, add_special_tokens=False) for c in chunks], 5) / 1000
-    )
     return out
+
+
+def reference_figures(data: str, reference, load_repeat: int = 3) -> dict[str, float]:
+    import tokenizers
+
+    text = bench_text()
+    chunks = [text[i : i + 1000] for i in range(0, len(text), 1000)]
+    return {
+        "load ref": median_ms(lambda: tokenizers.Tokenizer.from_str(data), load_repeat),
+        "cold 20k ref": median_ms(lambda: reference.encode(text, add_special_tokens=False), 5),
+        "chunks/s ref": len(chunks)
+        / (
+            median_ms(lambda: [reference.encode(c, add_special_tokens=False) for c in chunks], 5)
+            / 1000
+        ),
+    }
+
+
+def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[str, float]:
+    return {**our_figures(ours_factory), **reference_figures(data, reference)}
 
 
 def report(name: str, f: dict[str, float]) -> None:
@@ -88,8 +113,93 @@ def report(name: str, f: dict[str, float]) -> None:
     )
 
 
-def main() -> int:
+def pyodide_figures(folder: str) -> dict[str, dict[str, float]]:
+    """Inside Pyodide: our figures for every tokenizer.json in ``folder``."""
+    out = {}
+    for path in sorted(Path(folder).glob("*.json")):
+        data = path.read_bytes()
+        repeat = 1 if len(data) > 5_000_000 else 3
+        out[path.stem] = our_figures(lambda d=data: load_tokenizer_json(d, "x"), repeat)
+    return out
+
+
+def reference_files() -> dict[str, tuple[str, object]]:
+    """Every benchmarked tokenizer.json: {name: (its text, the tokenizers reference)}."""
     import tokenizers
+
+    from tests.browser.test_tokenizer_file import large_unigram_file
+    from tests.core.token_references import TOKENIZER_JSON
+    from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
+
+    files = {}
+    for family in FAMILIES:
+        reference, _ = trained(family)
+        files[family] = (reference.to_str(), reference)
+    for name, data in (
+        ("all-MiniLM-L6-v2 (0.5 MB)", TOKENIZER_JSON.read_text("utf-8")),
+        ("Unigram 250 k pieces (17 MB)", large_unigram_file().decode("utf-8")),
+    ):
+        reference = tokenizers.Tokenizer.from_str(data)
+        reference.no_padding()
+        reference.no_truncation()
+        files[name] = (data, reference)
+    return files
+
+
+def main_pyodide() -> int:
+    import tokenizers
+
+    files = reference_files()
+    with tempfile.TemporaryDirectory() as folder:
+        stems = {}
+        for i, (name, (data, _)) in enumerate(files.items()):
+            stems[f"{i:02d}"] = name
+            Path(folder, f"{i:02d}.json").write_text(data, "utf-8")
+        run = subprocess.run(
+            ["node", str(NODE_RUNNER), str(ROOT), folder],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        pyodide = json.loads(run.stdout.strip().splitlines()[-1])
+    print(
+        f"Pyodide {pyodide.pop('version')} under Node vs CPython {sys.version.split()[0]} "
+        f"(our reader, and tokenizers {tokenizers.__version__}), same run; ratios are "
+        "Pyodide / the other"
+    )
+    print(
+        "| file | load: Pyodide / CPython ours / tokenizers (ms) | 20k cold: Pyodide ms "
+        "(x CPython ours, x tokenizers) | warm edit: Pyodide ms (x CPython ours) | "
+        "1k chunks: Pyodide counts/s (CPython ours, tokenizers) |"
+    )
+    print("|---|---|---|---|---|")
+    for stem, name in stems.items():
+        data, reference = files[name]
+        repeat = 1 if len(data) > 5_000_000 else 3
+        ours = our_figures(lambda d=data: load_tokenizer_json(d, "x"), repeat)
+        ref = reference_figures(data, reference, repeat)
+        p = pyodide[stem]
+        print(
+            f"| {name} | {p['load']:.0f} / {ours['load']:.0f} / {ref['load ref']:.0f} | "
+            f"{p['cold 20k']:.0f} (x{p['cold 20k'] / ours['cold 20k']:.1f}, "
+            f"x{p['cold 20k'] / ref['cold 20k ref']:.1f}) | {p['warm edit']:.0f} "
+            f"(x{p['warm edit'] / ours['warm edit']:.1f}) | {p['chunks/s']:.0f} "
+            f"({ours['chunks/s']:.0f}, {ref['chunks/s ref']:.0f}) |"
+        )
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--pyodide",
+        action="store_true",
+        help="our counts inside Pyodide under Node, against tokenizers and our CPython path",
+    )
+    if parser.parse_args().pyodide:
+        return main_pyodide()
+    import tokenizers
+
+    from tests.core.token_references import TOKENIZER_JSON
+    from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
 
     print(f"CPython {sys.version.split()[0]}, tokenizers {tokenizers.__version__}")
     for family in FAMILIES:
@@ -103,7 +213,7 @@ def main() -> int:
     real = figures(data, reference, lambda: load_tokenizer_json(data, "bert"))
     report(f"all-MiniLM-L6-v2 tokenizer.json ({len(data) / 1e6:.1f} MB)", real)
     built_in = get_tokenizer("wordpiece")
-    text = document("english", 10_000) + document("mixed", 10_000)
+    text = bench_text()
 
     def cold() -> None:
         emptied(built_in)

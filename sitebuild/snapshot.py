@@ -65,6 +65,7 @@ SNAPSHOT_LAZY = (
         f"chunker_py.tokenizers.hf.{name}"
         for name in (
             "forms",
+            "json_steps",
             "models",
             "normalizers",
             "pre_tokenizers",

@@ -61,7 +61,41 @@ const download = (path) => {
   bytes.catch(() => {}); // reported by boot.js (it watches every request) and rethrown below
   return bytes;
 };
-const app = download(BUILD.app);
+// app.zip. A page opened with a settings link may size its first result in tokens, which
+// needs app.zip's tokenizers, so it is fetched at once; so it is when app.zip holds more
+// than lazy modules. Otherwise (the sample with default settings, from the snapshot) the
+// first result never needs it: it is fetched only after the first result, so it never
+// competes with the start for bandwidth (1.6 MB, ~1.3 s at 10 Mbit/s).
+let app = null;
+const appBytes = () => (app ??= download(BUILD.app));
+if (location.hash || !BUILD.appOnDemand) appBytes();
+
+const afterFirstResult = (then) => {
+  const root = document.getElementById("app");
+  const done = () => !root || ["ready", "error"].includes(root.dataset.state);
+  if (done()) return then();
+  const observer = new MutationObserver(() => {
+    if (!done()) return;
+    observer.disconnect();
+    then();
+  });
+  observer.observe(root, { attributes: true, attributeFilter: ["data-state"] });
+};
+
+// app.zip's bytes now, for the snapshot's finder, which cannot wait (an import is
+// synchronous): only when Python imports a tokenizer before the download started after
+// the first result has arrived. A synchronous request (binary through x-user-defined).
+const downloadNow = (path) => {
+  const request = new XMLHttpRequest();
+  request.open("GET", here(path), false);
+  request.overrideMimeType("text/plain; charset=x-user-defined");
+  request.send();
+  if (request.status !== 200) throw new Error(`${path} failed to load (HTTP ${request.status})`);
+  const text = request.responseText;
+  const data = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) data[i] = text.charCodeAt(i) & 0xff;
+  return data;
+};
 
 // Imported after the downloads above have started.
 const pyodideModule = await import(here(`${BUILD.pyodide}pyodide.mjs`));
@@ -109,15 +143,35 @@ async function unpack(pyodide, zips) {
 }
 
 // On the snapshot path app.zip holds only the tokenizers' code and data, which the first
-// result never needs: it stays packed (50 ms saved before the first result) until Python
-// first imports one of those modules; the snapshot's finder (snapshot_imports.py,
-// UnpackOnDemand) then calls this, once.
+// result needs only when a settings link sizes it in tokens: it stays packed (50 ms saved
+// before the first result), and without a link is not even downloaded before the first
+// result, until Python first imports one of those modules; the snapshot's finder
+// (snapshot_imports.py, UnpackOnDemand) then calls this, once.
 async function unpackOnDemand(pyodide) {
   progress("Loading the page's Python code…");
-  const bytes = await app; // downloaded by now: the call below never has to wait
+  let bytes = null;
+  let settle = () => {};
+  if (app) bytes = await app; // a settings link: the first result may need it
+  else {
+    // app/inspector.py's work after the paint waits for this (deleted once settled)
+    let arrived;
+    globalThis.chunkInspectorAppPending = new Promise((resolve) => (arrived = resolve));
+    settle = () => {
+      delete globalThis.chunkInspectorAppPending;
+      arrived();
+    };
+    afterFirstResult(() =>
+      appBytes().then((data) => {
+        bytes ??= data;
+        settle();
+      }, settle),
+    );
+  }
   globalThis.chunkInspectorUnpack = () => {
     delete globalThis.chunkInspectorUnpack;
+    bytes ??= downloadNow(BUILD.app);
     unpackNow(pyodide, [bytes]);
+    settle();
   };
   mark("code-unpacked"); // the page's code is ready to run
 }
@@ -128,7 +182,7 @@ export async function loadPyodide(options = {}) {
     const pyodide = await fromSnapshot(options);
     report({ stage: "path", path: "snapshot", reason: "" });
     if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
-    else await unpack(pyodide, [app]);
+    else await unpack(pyodide, [appBytes()]);
     return pyodide;
   } catch (error) {
     if (!(error instanceof Unusable)) throw error;
@@ -139,7 +193,7 @@ export async function loadPyodide(options = {}) {
     const lib = download(BUILD.lib);
     const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL });
     mark("pyodide-started");
-    await unpack(pyodide, [lib, app]);
+    await unpack(pyodide, [lib, appBytes()]);
     return pyodide;
   }
 }

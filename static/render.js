@@ -104,7 +104,8 @@ const evidence = (tbody, json) => {
   }
 };
 
-// compare: [{label, current, cells: [...], best: [cell positions], fragment}] -> the
+// compare: [{label, current, cells: [...], best: [cell positions], damageAt: [cell
+// positions], evidenceAt: the first evidence cell's position, fragment}] -> the
 // comparison table, each row with a button that applies its settings (a share-link
 // fragment). A cell in `best` is the fewest of its column: emphasised and said in words.
 const compare = (tbody, json, apply) => {
@@ -117,6 +118,8 @@ const compare = (tbody, json, apply) => {
       tr.append(th);
       row.cells.forEach((cell, i) => {
         const td = make("td", i === 1 ? "unit" : "num", cell);
+        if (row.damageAt.includes(i)) td.classList.add("dmg-col");
+        if (i >= row.evidenceAt) td.classList.add("ev-col");
         if (row.best.includes(i)) {
           td.classList.add("best");
           td.append(" ", make("span", "best-tag", "fewest"));

@@ -65,7 +65,7 @@ PRE_TOKENIZERS = {
 
 def precompiled() -> tuple[object, object]:
     """SentencePiece's nmt_nfkc charsmap, from a model the tests train."""
-    from tests.core.test_hf_tokenizer import sentencepiece_unigram
+    from tests.core.tokenizers.test_hf_tokenizer import sentencepiece_unigram
 
     reference = sentencepiece_unigram()[0].normalizer
     charsmap = json.loads(sentencepiece_unigram()[0].to_str())["normalizer"]["normalizers"][0]

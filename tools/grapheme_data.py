@@ -3,7 +3,7 @@
 Run ``python tools/grapheme_data.py`` with the ``wcwidth`` pinned in requirements-test.txt
 installed. The page then needs no grapheme dependency at run time: the break properties
 travel as one run-length string of about 20 KB instead of a 300 KB wheel (1.7 MB unpacked)
-whose package import takes about 50 ms in CPython. ``tests/core/test_graphemes.py`` checks
+whose package import takes about 50 ms in CPython. ``tests/core/text/test_graphemes.py`` checks
 that the committed file equals what this writes.
 
 Each code point gets one small number: its Grapheme_Cluster_Break class (``_graphemes``

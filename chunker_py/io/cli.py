@@ -13,7 +13,6 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from typing import Any
 
@@ -32,7 +31,7 @@ from ..measures.evidence import Question
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer
 from .cluster import cut_on_dask
-from .corpus import FORMATS, Output, Tally, Task, cut_corpus
+from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut_corpus
 from .questions import questions_for, read_questions
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
@@ -236,7 +235,10 @@ def _paths(args: argparse.Namespace) -> list[str]:
 
 
 def _rules(path: str | None) -> tuple[Rule, ...]:
-    return () if path is None else read_rules(_read(path), path)
+    if path is None:
+        return ()
+    folder = os.path.dirname(path)
+    return read_rules(_read(path), path, lambda name: _tokenizer_file(os.path.join(folder, name)))
 
 
 def _jobs(args: argparse.Namespace) -> int:
@@ -316,7 +318,7 @@ def execute(
         refused = stream_files(tasks, output, write, report, buffer_size)
         return 1 if refused or tally.skipped else 0
     local = jobs > 1 and not args.dask
-    with ProcessPoolExecutor(jobs) if local else nullcontext() as pool:
+    with LocalPool(jobs) if local else nullcontext() as pool:
         results = (
             cut_on_dask(args.dask, tasks, output)
             if args.dask

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from concurrent.futures import Executor, Future
+from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,7 +27,7 @@ from ..pipeline.compare import compare
 from ..text.documents import decode_document
 from ..text.front_matter import front_matter
 from .questions import check_against
-from .records import json_line, record, to_csv, to_jsonl
+from .records import json_line, to_csv, to_jsonl
 
 FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -183,22 +183,7 @@ def _render(
         if metadata is not None:
             summary["metadata"] = metadata
         return json_line(summary) + "\n", (_figures("", "", analysis, found),)
-    if metadata is None:
-        return to_jsonl(analysis), ()
-    used = analysis.settings.record_settings()
-    lines = (
-        json_line(_with_metadata(record(c, analysis, used), metadata)) for c in analysis.chunks
-    )
-    return "".join(line + "\n" for line in lines), ()
-
-
-def _with_metadata(rec: dict[str, Any], metadata: Mapping[str, Any]) -> dict[str, Any]:
-    """The record with ``metadata`` placed before ``source`` and ``settings``."""
-    last = ("source", "settings")
-    out = {k: v for k, v in rec.items() if k not in last}
-    out["metadata"] = metadata
-    out.update((k, rec[k]) for k in last)
-    return out
+    return to_jsonl(analysis, metadata), ()
 
 
 def summary_record(analysis: Analysis) -> dict[str, Any]:
@@ -289,6 +274,70 @@ def cut_corpus(
         if following is not None:
             pending.append(executor.submit(cutter, following, output))
         yield done
+
+
+class LocalPool(Executor):
+    """``--jobs N``: a process pool in which a worker that dies (out of memory, killed)
+    costs one file, not the run. A dead worker breaks the whole pool and every file in it
+    then fails alike, so each of those files is cut again alone, in a fresh one-process
+    pool: the one whose process dies again is reported as not cut (a ``Done`` with its
+    error), the others come out as usual; later files go to a fresh pool."""
+
+    def __init__(self, workers: int) -> None:
+        self._workers = workers
+        self._pool = ProcessPoolExecutor(workers)
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        try:
+            inner = self._pool.submit(fn, *args, **kwargs)
+        except BrokenExecutor:
+            self._renew(self._pool)
+            inner = self._pool.submit(fn, *args, **kwargs)
+        return _Guarded(self, self._pool, inner, fn, args, kwargs)
+
+    def _renew(self, broken: ProcessPoolExecutor) -> None:
+        if self._pool is broken:
+            broken.shutdown(wait=False)
+            self._pool = ProcessPoolExecutor(self._workers)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait, cancel_futures=cancel_futures)
+
+
+class _Guarded(Future[Any]):
+    """One file's result from a ``LocalPool``, cut again alone if its pool broke."""
+
+    def __init__(
+        self,
+        owner: LocalPool,
+        pool: ProcessPoolExecutor,
+        inner: Future[Any],
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
+        super().__init__()
+        self._owner, self._pool, self._inner = owner, pool, inner
+        self._call = fn, args, kwargs
+
+    def result(self, timeout: float | None = None) -> Any:
+        try:
+            return self._inner.result(timeout)
+        except BrokenExecutor:
+            self._owner._renew(self._pool)
+        fn, args, kwargs = self._call
+        with ProcessPoolExecutor(1) as alone:
+            try:
+                return alone.submit(fn, *args, **kwargs).result(timeout)
+            except BrokenExecutor:
+                task: Task = args[0]
+                return Done(
+                    task.settings.source_name,
+                    "",
+                    0,
+                    f"{task.display or f'The file {task.path}'} was not cut: the process "
+                    "cutting it died.",
+                )
 
 
 @dataclass

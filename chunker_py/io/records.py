@@ -28,6 +28,15 @@ def record(chunk: Chunk, analysis: Analysis, used: dict[str, Any] | None = None)
     ``damage``; ``source`` and ``settings`` stay last. ``used`` is
     ``analysis.settings.record_settings()`` when the caller already has it."""
     settings = analysis.settings
+    out = _head(chunk, analysis)
+    out["source"] = settings.source_name or None
+    out["settings"] = settings.record_settings() if used is None else used
+    return out
+
+
+def _head(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
+    """A record's keys before ``source`` and ``settings``."""
+    settings = analysis.settings
     out: dict[str, Any] = {
         "id": record_id(settings.source_name, chunk.index),
         "index": chunk.index,
@@ -49,8 +58,6 @@ def record(chunk: Chunk, analysis: Analysis, used: dict[str, Any] | None = None)
     damage = analysis.damage
     if damage is not None:
         out["damage"] = damage.chunks[chunk.index].record()
-    out["source"] = settings.source_name or None
-    out["settings"] = settings.record_settings() if used is None else used
     return out
 
 
@@ -60,10 +67,20 @@ def json_line(value: Any) -> str:
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def to_jsonl(analysis: Analysis) -> str:
-    """One JSON object per chunk, each line ending in ``\\n``."""
-    used = analysis.settings.record_settings()  # the same for every record
-    return "".join(json_line(record(c, analysis, used)) + "\n" for c in analysis.chunks)
+def to_jsonl(analysis: Analysis, metadata: Any = None) -> str:
+    """One JSON object per chunk, each line ending in ``\\n``; ``metadata`` (when not
+    None) placed before ``source`` and ``settings``.
+
+    The tail the records share (``metadata``, ``source``, ``settings``) is the same for
+    every record, so it is written once and appended: the same bytes as ``json_line`` of
+    each whole record, for a fraction of the encoding work."""
+    settings = analysis.settings
+    tail: dict[str, Any] = {} if metadata is None else {"metadata": metadata}
+    tail["source"] = settings.source_name or None
+    tail["settings"] = settings.record_settings()
+    shared = "," + json_line(tail)[1:] + "\n"
+    lines = [json_line(_head(c, analysis))[:-1] + shared for c in analysis.chunks]
+    return "".join(lines)
 
 
 def _formula_safe(text: str) -> str:

@@ -103,7 +103,7 @@ class ChunkDamage(NamedTuple):
 
     def record(self) -> dict[str, Any]:
         """The JSONL record's ``damage`` object."""
-        return {key: getattr(self, key) for key in RECORD_KEYS}
+        return dict(zip(RECORD_KEYS, self[: len(RECORD_KEYS)], strict=True))
 
     def describe(self) -> list[str]:
         """The damage in words, for the preview and the records table."""

@@ -474,6 +474,23 @@ def chunk_ranges(analysis: Any) -> ChunkRanges | None:
     return chunks  # type: ignore[no-any-return]
 
 
+def kept_whole(analysis: Any, questions: Sequence[Question]) -> tuple[int, int] | None:
+    """(excerpts kept whole, excerpts) over the matched questions of ``analysis``: the
+    summary's ``kept_whole`` and ``excerpts`` without the rest of the figures (no BM25), for
+    the Size trade-offs chart; None when the result has no chunks."""
+    chunks = chunk_ranges(analysis)
+    if chunks is None:
+        return None
+    kept = total = 0
+    for question in questions:
+        placed = anchor(analysis.text, question)
+        if not placed or not all(p.found for p in placed):
+            continue
+        total += len(placed)
+        kept += sum(1 for p in placed if chunks.inside_one(p.start, p.end))
+    return kept, total
+
+
 def evidence_of(
     analysis: Any, questions: Sequence[Question], *, k: int | None = None
 ) -> Evidence | None:

@@ -12,7 +12,7 @@ read on first use of their encoding.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 from ..engine.errors import SettingError
 from .base import Tokenizer
@@ -70,7 +70,21 @@ def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
     its name: ``file:<file_name>`` (the same in the page and the CLI, so their downloads
     agree; another file of the same name gets " (2)", ...). A SettingError naming what the
     reader cannot count exactly, if anything."""
-    from .hf.tokenizer import load_tokenizer_json
+    steps = add_tokenizer_json_in_steps(data, file_name)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            name: str = done.value
+            return name
+
+
+def add_tokenizer_json_in_steps(data: bytes | str, file_name: str) -> Generator[float, None, str]:
+    """``add_tokenizer_json`` as a generator yielding the fraction done (0 to 1) between
+    slices of work, so the page can paint and take keys while a large file loads; it
+    returns the name. Nothing is registered until the last step: a load dropped half-way
+    (a newer file chosen) leaves no trace."""
+    from .hf.tokenizer import load_in_steps
 
     content = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     base = name = f"file:{file_name}"
@@ -79,7 +93,9 @@ def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
         copy += 1
         name = f"{base} ({copy})"
     if name not in _FILES:
-        tokenizer = load_tokenizer_json(content, name)
+        tokenizer = yield from load_in_steps(content, name)
+        if name in _FILES:  # another load of the same name finished meanwhile
+            return (yield from add_tokenizer_json_in_steps(content, file_name))
         TOKENIZERS[name] = f"{file_name}{name[len(base) :]} ({tokenizer.family})"
         _CACHE[name] = tokenizer
         _FILES[name] = content
@@ -103,6 +119,7 @@ __all__ = [
     "TOKENIZERS",
     "Tokenizer",
     "add_tokenizer_json",
+    "add_tokenizer_json_in_steps",
     "check_tokenizer_size",
     "get_tokenizer",
     "tokenizer_loaded",

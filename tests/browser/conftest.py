@@ -52,6 +52,15 @@ from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.conftest import Server  # noqa: E402  (re-exported for the browser tests)
 
 BOOT_TIMEOUT_MS = 60_000
+
+# Every browser cache of the page and the URLs it holds: {cache name: [url, ...]}.
+CACHED = """async () => {
+    const out = {};
+    for (const name of await caches.keys()) {
+        out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
+    }
+    return out;
+}"""
 SETTLE_TIMEOUT_MS = 30_000
 CLIPBOARD = ["clipboard-read", "clipboard-write"]
 SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")

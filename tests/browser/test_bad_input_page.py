@@ -3,13 +3,13 @@
 The core's messages and rules are unit-tested in tests/core; these check what the page
 does with them: the message is shown where the user looks, the text and settings are kept,
 no partial result (records, downloads) is offered, nothing is rendered as HTML and no
-dialog opens. Numbers in test names refer to the cases of ../shared/BAD-INPUT.md.
+dialog opens. Each test's docstring names its case of ../shared/BAD-INPUT.md.
 
 Everything is done through the page's labels, as a person would: values are typed into
 number fields key by key, so what arrives is what Chromium lets through. A number field
 refuses letters, and a value it cannot parse ("1e309") reaches the page as "": values such
 as "NaN" and "12abc" can only arrive through a share link (tested here) or the command
-line (tests/core/test_cli.py, test_settings.py).
+line (tests/core/io/test_cli.py, config/test_settings.py).
 
 Two boots: one page opened from a hostile share link, one shared page for all the edits
 (each test first restores the defaults it relies on).
@@ -97,7 +97,8 @@ def from_link(browser, server) -> Iterator[App]:
     app.page.context.close()
 
 
-def test_6_hostile_link_opens_ready_with_link_xss_kept_as_text(from_link: App) -> None:
+def test_hostile_link_opens_ready_with_link_xss_kept_as_text(from_link: App) -> None:
+    """BAD-INPUT case 6."""
     expect(from_link.readiness_status()).to_have_text("Ready")
     assert from_link.value("Source name") == HOSTILE_NAME
     assert json.loads(from_link.value("Separators")) == HOSTILE_SEPARATORS
@@ -106,9 +107,10 @@ def test_6_hostile_link_opens_ready_with_link_xss_kept_as_text(from_link: App) -
     assert_no_injection(from_link)
 
 
-def test_6_hostile_link_uses_defaults_for_unreadable_values_and_names_them(
+def test_hostile_link_uses_defaults_for_unreadable_values_and_names_them(
     from_link: App,
 ) -> None:
+    """BAD-INPUT case 6."""
     assert from_link.checked("Fixed size")  # readable values are kept
     assert from_link.value("Chunk size") == "300"  # %ZZ
     assert from_link.value("Requested overlap") == "50"  # %E0%A4%A
@@ -128,8 +130,10 @@ def test_6_hostile_link_uses_defaults_for_unreadable_values_and_names_them(
         assert expected in said, f"{expected!r} missing from the notes: {said}"
 
 
-def test_6_hostile_link_keys_pollute_no_prototype(from_link: App) -> None:
-    """The link above carries the keys that pollute Object.prototype when a page reads
+def test_hostile_link_keys_pollute_no_prototype(from_link: App) -> None:
+    """BAD-INPUT case 6.
+
+    The link above carries the keys that pollute Object.prototype when a page reads
     its fragment with a naive parser; none of them may reach any object."""
     polluted = from_link.page.evaluate(
         "() => [({}).polluted, Object.prototype.polluted, [].polluted,"
@@ -138,7 +142,8 @@ def test_6_hostile_link_keys_pollute_no_prototype(from_link: App) -> None:
     assert polluted == [None, None, None, True]
 
 
-def test_6_link_over_8kb_is_ignored_whole_and_said(from_link: App) -> None:
+def test_link_over_8kb_is_ignored_whole_and_said(from_link: App) -> None:
+    """BAD-INPUT case 6."""
     from_link.open_link("#v=1&size=77&name=" + "a" * 9000)
     expect(from_link.region("Chunk readiness")).to_contain_text("longer than 8 KB")
     expect(from_link.readiness_status()).to_have_text("Ready")
@@ -146,9 +151,10 @@ def test_6_link_over_8kb_is_ignored_whole_and_said(from_link: App) -> None:
     assert from_link.value("Source name") == ""
 
 
-def test_6_link_with_bad_mode_control_name_and_lone_surrogate_is_ignored_by_name(
+def test_link_with_bad_mode_control_name_and_lone_surrogate_is_ignored_by_name(
     from_link: App,
 ) -> None:
+    """BAD-INPUT case 6."""
     from_link.open_link("#v=1&mode=evil&size=120&name=a%0D%0Ab&sep=%5B%22%ED%A0%80%22%5D")
     expect(from_link.readiness_status()).to_have_text("Ready")
     said = "\n".join(from_link.notes())
@@ -161,10 +167,12 @@ def test_6_link_with_bad_mode_control_name_and_lone_surrogate_is_ignored_by_name
 
 
 @pytest.mark.parametrize("value", ["NaN", "12abc", "1e309", "3.5", "-5", "+3", "٣"])
-def test_1_values_no_number_field_lets_through_arrive_by_link_and_are_named(
+def test_values_no_number_field_lets_through_arrive_by_link_and_are_named(
     from_link: App, value: str
 ) -> None:
-    """Chromium's number field refuses these keys (or reports them as ""); a share link
+    """BAD-INPUT case 1.
+
+    Chromium's number field refuses these keys (or reports them as ""); a share link
     can carry them. Each is ignored by name and the default is used."""
     from_link.open_link("#v=1&size=77&overlap=5")  # a size other than the default first
     assert from_link.value("Chunk size") == "77"
@@ -179,7 +187,8 @@ def test_1_values_no_number_field_lets_through_arrive_by_link_and_are_named(
 # ---------------------------------------------------------------- XSS through files and the name
 
 
-def test_3_xss_in_file_contents_is_shown_as_literal_text(app: App) -> None:
+def test_xss_in_file_contents_is_shown_as_literal_text(app: App) -> None:
+    """BAD-INPUT case 3."""
     reset(app)
     payload = f"# Title\n\n{XSS_SCRIPT}{XSS_IMG}\n\nafter"
     app.settle(lambda: app.browse("evil.md", payload.encode(), "text/markdown"))
@@ -192,9 +201,10 @@ def test_3_xss_in_file_contents_is_shown_as_literal_text(app: App) -> None:
 @pytest.mark.parametrize(
     "name", [f"</script>{XSS_IMG}", "javascript:alert(1)", "\u202egnp.exe", "../../etc/passwd"]
 )
-def test_5_hostile_source_name_is_plain_text_and_download_name_is_sanitised(
+def test_hostile_source_name_is_plain_text_and_download_name_is_sanitised(
     app: App, name: str
 ) -> None:
+    """BAD-INPUT case 5."""
     reset(app)
     app.fill("Source name", name)
     expect(app.readiness_status()).to_have_text("Ready")
@@ -204,7 +214,8 @@ def test_5_hostile_source_name_is_plain_text_and_download_name_is_sanitised(
     assert_no_injection(app)
 
 
-def test_5_overlong_source_name_is_refused_with_a_message(app: App) -> None:
+def test_overlong_source_name_is_refused_with_a_message(app: App) -> None:
+    """BAD-INPUT case 5."""
     reset(app)
     app.fill("Source name", "n" * 201)
     assert_no_result(app)
@@ -222,10 +233,10 @@ def test_5_overlong_source_name_is_refused_with_a_message(app: App) -> None:
     ("typed", "arrives"),
     [("0", "0"), ("-5", "-5"), ("3.5", "3.5"), ("10001", "10001"), ("", ""), ("1e309", "")],
 )
-def test_1_bad_chunk_size_typed_names_the_field_and_range(
-    app: App, typed: str, arrives: str
-) -> None:
-    """Typed key by key. "1e309" is a number Chromium cannot hold: the field reports ""."""
+def test_bad_chunk_size_typed_names_the_field_and_range(app: App, typed: str, arrives: str) -> None:
+    """BAD-INPUT case 1.
+
+    Typed key by key. "1e309" is a number Chromium cannot hold: the field reports ""."""
     reset(app)
     app.type("Chunk size", typed)
     assert app.value("Chunk size") == arrives
@@ -238,7 +249,8 @@ def test_1_bad_chunk_size_typed_names_the_field_and_range(
 
 
 @pytest.mark.parametrize("typed", ["300", "301", "-1", "2.5"])
-def test_2_bad_overlap_names_the_field_before_any_splitting(app: App, typed: str) -> None:
+def test_bad_overlap_names_the_field_before_any_splitting(app: App, typed: str) -> None:
+    """BAD-INPUT case 2."""
     reset(app)
     app.type("Requested overlap", typed)
     assert app.value("Requested overlap") == typed
@@ -260,7 +272,8 @@ def test_2_bad_overlap_names_the_field_before_any_splitting(app: App, typed: str
         ('["\\n"', "JSON list of strings"),
     ],
 )
-def test_4_bad_separators_are_refused_with_a_message(app: App, separators, expected) -> None:
+def test_bad_separators_are_refused_with_a_message(app: App, separators, expected) -> None:
+    """BAD-INPUT case 4."""
     reset(app)
     app.fill("Separators", separators)
     assert_no_result(app)
@@ -268,7 +281,8 @@ def test_4_bad_separators_are_refused_with_a_message(app: App, separators, expec
     assert invalid(app, "Separators")
 
 
-def test_4_regex_looking_separator_is_matched_literally(app: App) -> None:
+def test_regex_looking_separator_is_matched_literally(app: App) -> None:
+    """BAD-INPUT case 4."""
     text = "aaaa(a+)+$bbbbbb(a+)+$cc"
     settings = app.configure(text, size=10, overlap=0, separators=("(a+)+$", ""))
     expected = analyse(text, settings)
@@ -280,7 +294,8 @@ def test_4_regex_looking_separator_is_matched_literally(app: App) -> None:
 # ---------------------------------------------------------------- documents
 
 
-def test_7_paste_over_20000_code_points_is_refused_with_the_count(app: App) -> None:
+def test_paste_over_20000_code_points_is_refused_with_the_count(app: App) -> None:
+    """BAD-INPUT case 7."""
     reset(app)
     app.fill("Source text", "a" * 20_001)
     expect(app.source_status()).to_contain_text("20,001 code points")
@@ -289,7 +304,8 @@ def test_7_paste_over_20000_code_points_is_refused_with_the_count(app: App) -> N
     expect(app.readiness_status()).to_have_text("Ready")
 
 
-def test_12_paste_is_limited_by_code_points_not_utf16_units_or_bytes(app: App) -> None:
+def test_paste_is_limited_by_code_points_not_utf16_units_or_bytes(app: App) -> None:
+    """BAD-INPUT case 12."""
     reset(app)
     text = "😀" * 20_000  # 40,000 UTF-16 units, 80,000 bytes
     app.fill("Source text", text)
@@ -298,7 +314,8 @@ def test_12_paste_is_limited_by_code_points_not_utf16_units_or_bytes(app: App) -
     expect(app.readiness_status()).to_have_text("Ready")
 
 
-def test_8_file_over_100000_bytes_is_refused_with_its_size(app: App) -> None:
+def test_file_over_100000_bytes_is_refused_with_its_size(app: App) -> None:
+    """BAD-INPUT case 8."""
     reset(app)
     app.browse("big.txt", b"a" * 100_001)  # refused before reading: nothing recomputes
     expect(app.source_status()).to_contain_text("100,001 bytes")
@@ -317,7 +334,8 @@ def test_8_file_over_100000_bytes_is_refused_with_its_size(app: App) -> None:
         ("latin1.txt", "café".encode("latin-1")),
     ],
 )
-def test_9_10_non_utf8_files_are_refused_and_nothing_is_imported(app: App, name, data) -> None:
+def test_non_utf8_files_are_refused_and_nothing_is_imported(app: App, name, data) -> None:
+    """BAD-INPUT cases 9 and 10."""
     reset(app)
     app.browse(name, data)
     expect(app.source_status()).to_contain_text(f"{name} is not a UTF-8 text file")
@@ -325,21 +343,24 @@ def test_9_10_non_utf8_files_are_refused_and_nothing_is_imported(app: App, name,
     assert app.value("Source text") == BASE_TEXT
 
 
-def test_11_utf8_bom_is_dropped_and_inner_feff_stays(app: App) -> None:
+def test_utf8_bom_is_dropped_and_inner_feff_stays(app: App) -> None:
+    """BAD-INPUT case 11."""
     reset(app)
     app.settle(lambda: app.browse("bom.txt", "\ufeffstart \ufeff inner".encode()))
     expect(app.source_status()).to_contain_text("Imported bom.txt")
     assert app.value("Source text") == "start \ufeff inner"
 
 
-def test_13_empty_file_has_its_own_message(app: App) -> None:
+def test_empty_file_has_its_own_message(app: App) -> None:
+    """BAD-INPUT case 13."""
     reset(app)
     app.browse("empty.txt", b"")
     expect(app.source_status()).to_contain_text("empty.txt is empty")
     assert app.value("Source text") == BASE_TEXT
 
 
-def test_13_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: App) -> None:
+def test_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: App) -> None:
+    """BAD-INPUT case 13."""
     reset(app)
     app.fill("Source text", "   \n\t  \n")
     assert_no_result(app)
@@ -348,7 +369,8 @@ def test_13_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: 
     )
 
 
-def test_13_several_files_dropped_at_once_are_refused(app: App) -> None:
+def test_several_files_dropped_at_once_are_refused(app: App) -> None:
+    """BAD-INPUT case 13."""
     reset(app)
     app.drop([("a.txt", b"first"), ("b.md", b"second")])
     expect(app.source_status()).to_have_text(
@@ -357,15 +379,18 @@ def test_13_several_files_dropped_at_once_are_refused(app: App) -> None:
     assert app.value("Source text") == BASE_TEXT
 
 
-def test_13_one_dropped_file_is_imported(app: App) -> None:
+def test_one_dropped_file_is_imported(app: App) -> None:
+    """BAD-INPUT case 13."""
     reset(app)
     app.settle(lambda: app.drop([("one.txt", b"dropped text here")]))
     expect(app.source_status()).to_contain_text("Imported one.txt")
     assert app.value("Source text") == "dropped text here"
 
 
-def test_13_folder_drop_is_refused_simulated_entry(app: App) -> None:
-    """A real directory cannot be put in a DataTransfer from a test; the drop event is
+def test_folder_drop_is_refused_simulated_entry(app: App) -> None:
+    """BAD-INPUT case 13.
+
+    A real directory cannot be put in a DataTransfer from a test; the drop event is
     faked with an entry whose isDirectory is true, which is what the page reads."""
     reset(app)
     app.drop_folder()
@@ -382,7 +407,8 @@ def test_13_folder_drop_is_refused_simulated_entry(app: App) -> None:
         "Old Mac line\rsecond\r\rthird paragraph\r",
     ],
 )
-def test_14_crlf_and_cr_in_an_imported_file_are_kept_exactly(app: App, file_text: str) -> None:
+def test_crlf_and_cr_in_an_imported_file_are_kept_exactly(app: App, file_text: str) -> None:
+    """BAD-INPUT case 14."""
     app.configure(BASE_TEXT, size=20, overlap=5)
     app.settle(lambda: app.browse("crlf.txt", file_text.encode()))
     expect(app.source_status()).to_contain_text("Imported crlf.txt")
@@ -395,8 +421,10 @@ def test_14_crlf_and_cr_in_an_imported_file_are_kept_exactly(app: App, file_text
     assert jsonl == to_jsonl(analyse(file_text, Settings(chunk_size=20, chunk_overlap=5)))
 
 
-def test_15_lone_surrogate_paste_is_refused_with_its_position(app: App) -> None:
-    """No keyboard types a lone surrogate; a paste from another program can carry one,
+def test_lone_surrogate_paste_is_refused_with_its_position(app: App) -> None:
+    """BAD-INPUT case 15.
+
+    No keyboard types a lone surrogate; a paste from another program can carry one,
     so the value is set exactly and one input event fired."""
     reset(app)
     app.set_exact("Source text", "ab\ud800cd")
@@ -405,7 +433,8 @@ def test_15_lone_surrogate_paste_is_refused_with_its_position(app: App) -> None:
     expect(app.readiness_status()).to_have_text("Ready")
 
 
-def test_16_21_unicode_is_never_normalised_and_offsets_stay_exact(app: App) -> None:
+def test_unicode_is_never_normalised_and_offsets_stay_exact(app: App) -> None:
+    """BAD-INPUT cases 16 and 21."""
     text = (
         "Cafe\u0301 👩\u200d👩\u200d👧 🇺🇸 \u202eabc\u202c zero\u200bwidth "
         "עברית line\u2028sep para\u2029sep " * 6
@@ -429,10 +458,12 @@ def test_16_21_unicode_is_never_normalised_and_offsets_stay_exact(app: App) -> N
 @pytest.mark.parametrize(
     ("mode", "size", "overlap"), [("fixed", 2, 1), ("recursive", 10_000, 9_999)]
 )
-def test_17_18_over_2000_chunks_says_how_many_and_offers_nothing(
+def test_over_2000_chunks_says_how_many_and_offers_nothing(
     app: App, mode: str, size: int, overlap: int
 ) -> None:
-    """Whether this answers quickly is measured in bench/bench_core.py, not here."""
+    """BAD-INPUT cases 17 and 18.
+
+    Whether this answers quickly is measured in bench/bench_core.py, not here."""
     text = "a" * 20_000  # one line, no separators
     reset(app, text)
     settings = app.configure(mode=mode, size=size, overlap=overlap)
@@ -444,7 +475,8 @@ def test_17_18_over_2000_chunks_says_how_many_and_offers_nothing(
     assert "raise the chunk size or lower the overlap" in message
 
 
-def test_19_20_spreadsheet_safe_checkbox_changes_the_csv_download(app: App) -> None:
+def test_spreadsheet_safe_checkbox_changes_the_csv_download(app: App) -> None:
+    """BAD-INPUT cases 19 and 20."""
     text = '=SUM(A1:A2)\n\n+1 plus\n\n-2 minus\n\n@cmd\n\nplain "quoted", with comma\nand newline'
     app.configure(text, size=12, overlap=0)
     expected = analyse(text, Settings(chunk_size=12, chunk_overlap=0))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Route, expect
 
-from chunker_py import Settings, tradeoffs
+from chunker_py import Settings, settings_to_fragment, tradeoffs
 
 from .conftest import SAMPLE
 
@@ -50,7 +50,16 @@ def test_runtime_comes_from_the_vendored_files_with_no_wheel_at_start_up(app, se
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
     for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
         assert f"{pyodide_dir}/{name}" in served
-    assert f"/{site.build}/app.zip" in served
+    # app.zip (the tokenizers) is fetched too, but only after the first result
+    app.page.wait_for_function(
+        "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/app.zip'))"
+    )
+    first_result, asked = app.page.evaluate(
+        "() => [performance.getEntriesByName('ci:app-started')[0].startTime,"
+        " performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.zip'))"
+        ".startTime]"
+    )
+    assert asked >= first_result
     # micropip and the chunker_py wheel stay off the start-up path (the snapshot and
     # app.zip hold the page's Python; lib.zip is only for a boot without the snapshot)
     assert not [p for p in served if p.endswith(".whl")]
@@ -82,7 +91,10 @@ def test_the_pages_own_chart_draws_a_bar_per_size_under_the_policy(app) -> None:
     expect(bars).to_have_count(len(expected))
     ticks = chart.locator(".xtick text").all_text_contents()
     assert ticks == [f"{t.size:,}" + (" (current)" if t.size == 300 else "") for t in expected]
-    assert chart.locator(".bartext").all_text_contents() == [f"{t.count:,}" for t in expected]
+    # each bar's count, then (once the sample's questions are checked) a line "evidence 3/5
+    # whole" beneath it
+    texts = chart.locator(".bartext").all_text_contents()
+    assert [text.split("evidence")[0] for text in texts] == [f"{t.count:,}" for t in expected]
     assert app.violations() == []
     assert app.console_errors() == []
 
@@ -101,7 +113,11 @@ def test_missing_vendored_file_shows_error_naming_it(
     broken = copy_site()
     (missing,) = broken.glob(victim)
     missing.unlink()
-    recorded = new_app(serve_dir(broken).url).open()
+    # app.zip (the tokenizers) is needed before the first result only when it counts
+    # tokens: a settings link that says so (without one it is fetched after the result)
+    tokens = Settings(size_unit="tokens", tokenizer="o200k_base")
+    link = settings_to_fragment(tokens) if victim.endswith("app.zip") else ""
+    recorded = new_app(serve_dir(broken).url).open(link)
     assert recorded.wait_settled() == "error"
     message = recorded.page.text_content("#boot-status") or ""
     assert missing.relative_to(broken).as_posix() in message

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from chunker_py.pipeline.analysis import comparison_sizes
+
 from .conftest import ROOT, SAMPLE, App
 
 pytestmark = pytest.mark.browser
@@ -138,7 +140,15 @@ def test_a_cut_excerpt_follows_the_chunk_size(fresh: App) -> None:
     evidence_ready(fresh)
     exception = refund.locator("li").nth(1)
     expect(exception).to_have_attribute("data-kept", "cut")
-    expect(exception).to_contain_text("cut: spread over chunks 12, 13")
+    expect(exception).to_contain_text("cut: spread over chunks #12, #13")
+    exception.click(position={"x": 4, "y": 4})  # its words are no button: nothing happens
+    # each chunk holding the excerpt is a link to its record row and the chunk map
+    exception.get_by_role("button", name="Show chunk #13 in the records").click()
+    selected = fresh.page.locator("#records-body tr.selected")
+    expect(selected).to_have_count(1)
+    expect(selected).to_have_attribute("data-index", "13")
+    expect(selected.locator("td").first).to_have_text("13")
+    expect(fresh.page.locator(".map-chunk.selected")).to_have_attribute("data-index", "13")
     fresh.fill("Chunk size", "300")
     evidence_ready(fresh)
     expect(refund.locator("li").nth(1)).to_have_attribute("data-kept", "whole")
@@ -306,3 +316,92 @@ def test_a_question_from_a_selection_in_the_chunk_map(fresh: App) -> None:
         start,
         start + len(passage),
     )
+
+
+def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
+    """Columns: Evidence swaps the comparison's damage columns for the evidence figures of
+    each row, equal to ``--format compare``'s ``evidence`` objects; the table still fits its
+    panel at 1,400 px; Use applies the row chosen by them."""
+    fresh.page.set_viewport_size({"width": 1400, "height": 900})
+    rows = [
+        json.loads(x)
+        for x in cli(
+            "static/sample.txt", "--questions", str(QUESTIONS), "--format", "compare",
+            "--size", "150", "--overlap", "0",
+        ).splitlines()
+    ]  # fmt: skip
+    fresh.fill("Requested overlap", "0")
+    fresh.fill("Chunk size", "150")
+    evidence_ready(fresh)
+    table = fresh.region("Splitter comparison table, scrollable")
+    kept = table.get_by_role("columnheader", name="Kept whole")
+    expect(kept).to_be_hidden()
+    fresh.page.get_by_role("radio", name="Evidence", exact=True).check()
+    expect(kept).to_be_visible()
+    expect(table.get_by_role("columnheader", name="Code blocks cut")).to_be_hidden()
+    fresh.page.wait_for_function(
+        "() => ![...document.querySelectorAll('#compare-body td.ev-col')]"
+        ".some((td) => td.textContent === '…')",
+        timeout=30_000,
+    )
+    shown = table.locator("tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td.ev-col')].map(c => c.innerText))"
+    )
+    expected = []
+    for row in rows:
+        e = row["evidence"]
+        r = e["retrieval"]
+        expected.append(
+            [
+                f"{e['kept_whole']} of {e['excerpts']}",
+                f"{e['one_chunk']} of {e['questions'] - e['unmatched']}",
+                f"{e['chunks_to_read']:.1f}",
+                f"{e['precision_omega']:.3f}",
+                f"{r['recall']:.3f}",
+                f"{r['tokens']:.1f}",
+            ]
+        )
+    assert shown == expected
+    sizes = table.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
+    assert sizes[0] <= sizes[1], sizes
+    # the row keeping the most evidence whole at this size: Markdown structure (5 of 5)
+    best = max(rows, key=lambda r: r["evidence"]["kept_whole"])  # the first of the best
+    label = {"markdown": "Markdown structure", "sentence": "Sentence"}
+    assert best["settings"]["mode"] in label
+    name = label[best["settings"]["mode"]]
+    fresh.settle(lambda: table.get_by_role("button", name=f"Use {name} settings").click())
+    assert fresh.page.get_by_role("radio", name=name, exact=True).is_checked()
+    evidence_ready(fresh)
+    expect(table.locator("tr.current th")).to_have_text(f"{name} (current)")
+    expect(table.locator("tr.current td.ev-col").first).to_have_text("5 of 5")
+
+
+def test_the_size_trade_offs_chart_says_the_evidence_kept_whole_per_size(fresh: App) -> None:
+    """Under each bar and in the chart's description: the excerpts kept whole at that size,
+    as ``--format summary --size S`` counts them; gone with Clear questions."""
+    sizes = comparison_sizes(300, 50)
+    expected = []
+    for size in sizes:
+        (summary,) = [
+            json.loads(x)
+            for x in cli(
+                "static/sample.txt", "--questions", str(QUESTIONS), "--format", "summary",
+                "--size", str(size),
+            ).splitlines()
+        ]  # fmt: skip
+        e = summary["evidence"]
+        expected.append(f"size {size:,}: {e['kept_whole']} of {e['excerpts']}")
+    fresh.page.wait_for_selector('#app[data-comparison="ready"]', timeout=30_000)
+    description = fresh.page.locator("#tradeoff-text")
+    expect(description).to_contain_text("Evidence kept whole: " + "; ".join(expected) + ".")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert len(bars) == len(sizes)
+    kept = [x.split(": ")[1] for x in expected]
+    assert all(
+        b.endswith(f"evidence {k.replace(' of ', '/')} whole")
+        for b, k in zip(bars, kept, strict=True)
+    ), bars
+    fresh.press("Clear questions")
+    expect(description).not_to_contain_text("Evidence kept whole")
+    bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
+    assert not any("whole" in b for b in bars), bars

@@ -22,18 +22,10 @@ from playwright.sync_api import Browser, expect
 from sitebuild.offline import write_offline
 from sitebuild.serve import make_server
 
-from .conftest import BOOT_TIMEOUT_MS, App, launch_app
+from .conftest import BOOT_TIMEOUT_MS, CACHED, App, launch_app
 
 # The worker downloads ~27 MB after the first result: give a busy machine time.
 SAVED_TIMEOUT_MS = 180_000
-
-CACHED = """async () => {
-    const out = {};
-    for (const name of await caches.keys()) {
-        out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
-    }
-    return out;
-}"""
 
 
 class Host:

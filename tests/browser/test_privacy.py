@@ -49,7 +49,7 @@ from playwright.sync_api import Error as PlaywrightError
 
 from chunker_py import Settings, analyse, to_csv, to_jsonl
 
-from .conftest import SAMPLE, App, Server, launch_app
+from .conftest import CACHED, SAMPLE, App, Server, launch_app
 
 # they provoke console errors on purpose (refused requests, broken files, planted bugs)
 pytestmark = pytest.mark.page_errors_expected
@@ -156,14 +156,6 @@ OFFLINE_SETTLED = (
     "() => ['ready', 'failed', 'unavailable']"
     ".includes(document.getElementById('offline-status')?.dataset.offline)"
 )
-
-CACHED = """async () => {
-    const out = {};
-    for (const name of await caches.keys()) {
-        out[name] = (await (await caches.open(name)).keys()).map((r) => r.url);
-    }
-    return out;
-}"""
 
 
 def worker_caches(app: App) -> tuple[str, dict[str, list[str]]]:

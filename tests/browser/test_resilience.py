@@ -62,7 +62,8 @@ def small_chunks(app: App, text: str = BASE) -> Settings:
     return Settings(chunk_size=18, chunk_overlap=4)
 
 
-def test_24_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
+def test_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
+    """BAD-INPUT case 24."""
     settings = small_chunks(app)
     app.source.click()
     app.page.keyboard.press("ControlOrMeta+End")
@@ -77,7 +78,8 @@ def test_24_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
     assert app.preview() == [c.text for c in analyse(final, settings).chunks]
 
 
-def test_24_rapid_setting_edits_end_with_the_final_settings(app: App) -> None:
+def test_rapid_setting_edits_end_with_the_final_settings(app: App) -> None:
+    """BAD-INPUT case 24."""
     small_chunks(app, BASE + TYPED)
     size = app.control("Chunk size")
 
@@ -107,9 +109,10 @@ def broken_once(app: App) -> Iterator[Settings]:
         app.python(RESTORE)
 
 
-def test_23_unexpected_python_exception_shows_a_short_bug_line(
+def test_unexpected_python_exception_shows_a_short_bug_line(
     app: App, broken_once: Settings
 ) -> None:
+    """BAD-INPUT case 23."""
     expect(app.readiness_status()).to_have_text("Something went wrong")
     message = app.readiness_message().text_content() or ""
     assert message.startswith("Bug: RuntimeError: injected failure for the resilience test.")
@@ -117,10 +120,10 @@ def test_23_unexpected_python_exception_shows_a_short_bug_line(
     assert app.value("Source text") == BASE + " changed"  # the user's text is kept
 
 
-def test_23_after_a_bug_no_stale_result_is_shown_or_offered(
-    app: App, broken_once: Settings
-) -> None:
-    """The panels belonged to the previous text: none may still show or export it."""
+def test_after_a_bug_no_stale_result_is_shown_or_offered(app: App, broken_once: Settings) -> None:
+    """BAD-INPUT case 23.
+
+    The panels belonged to the previous text: none may still show or export it."""
     assert app.exports_enabled() == {
         "Download JSONL": False,
         "Download CSV": False,
@@ -132,7 +135,8 @@ def test_23_after_a_bug_no_stale_result_is_shown_or_offered(
     assert app.figure("Chunks").text_content() == "—"
 
 
-def test_23_the_next_edit_after_a_bug_works_again(app: App, broken_once: Settings) -> None:
+def test_the_next_edit_after_a_bug_works_again(app: App, broken_once: Settings) -> None:
+    """BAD-INPUT case 23."""
     app.fill("Source text", BASE + " two")
     expect(app.readiness_status()).to_have_text("Ready")
     assert app.records() == expected_table(BASE + " two", broken_once)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 import chunker_py
 from chunker_py import Settings, analyse
@@ -88,6 +89,45 @@ def test_tokenizers_are_unpacked_when_the_first_result_needs_them(new_app) -> No
     assert page.page.evaluate("() => 'chunkInspectorUnpack' in globalThis") is False
     finders = "import sys; [type(f).__name__ for f in sys.meta_path]"
     assert "UnpackOnDemand" not in page.python(finders)
+
+
+# Keeps the page's own fetch of app.zip from ever answering (held, not failed: nothing is
+# reported), and records when it was asked relative to the first result.
+HOLD_APP_ZIP = """
+(() => {
+  const original = window.fetch;
+  window.__appZipAsked = [];
+  window.fetch = function (input, init) {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith("/app.zip")) {
+      window.__appZipAsked.push(document.getElementById("app")?.dataset.state ?? null);
+      return new Promise(() => {});
+    }
+    return original.call(this, input, init);
+  };
+})();
+"""
+
+
+def test_without_a_link_app_zip_waits_for_the_first_result_and_comes_when_needed(
+    new_app,
+) -> None:
+    """Opened with no settings link, the page asks for app.zip (the tokenizers) only after
+    its first result, so it never competes with the start; a tokenizer chosen before that
+    download arrived is fetched at once (synchronously) and sizes the chunks right."""
+    page = new_app()
+    page.page.context.add_init_script(script=HOLD_APP_ZIP)
+    page.open().wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    page.page.wait_for_function("() => window.__appZipAsked.length > 0")
+    assert page.page.evaluate("window.__appZipAsked") == ["ready"]
+    page.choose("Tokens")
+    page.select("Tokenizer", value="o200k_base")
+    page.page.wait_for_function("() => !('chunkInspectorUnpack' in globalThis)")
+    chosen, _notes = chunker_py.settings_from_fragment(page.page.evaluate("location.hash"))
+    assert chosen.size_unit == "tokens" and chosen.tokenizer == "o200k_base"
+    expect(page.page.locator("#figure-chunks")).to_have_text(f"{analyse(SAMPLE, chosen).count:,}")
+    assert page.state() == "ready"
 
 
 def corrupt(path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -125,3 +126,16 @@ COMPARISON = [
     "Fixed with overlap",
     "Token window",
 ]
+
+
+@pytest.fixture
+def restored_registry():
+    """Tokenizers added by a test are gone after it (the registry is process-wide)."""
+    from chunker_py import tokenizers as registry
+
+    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
+    saved = [dict(table) for table in live]
+    yield
+    for table, copy in zip(live, saved, strict=True):
+        table.clear()
+        table.update(copy)

@@ -2,7 +2,7 @@
 
 Run it only after a change that is meant to move chunk boundaries, then read the diff of
 ``tests/data/golden/`` before committing it. The documents and settings are those of
-``tests/core/test_markdown_mode.py`` (every ``GOLDEN_DOCS`` at every ``GOLDEN_SETTINGS``).
+``tests/core/modes/test_markdown_mode.py`` (every ``GOLDEN_DOCS`` at every ``GOLDEN_SETTINGS``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tests.core.test_markdown_mode import (  # noqa: E402
+from tests.core.modes.test_markdown_mode import (  # noqa: E402
     DATA,
     GOLDEN_DOCS,
     GOLDEN_SETTINGS,

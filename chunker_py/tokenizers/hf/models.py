@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from collections.abc import Generator
 from typing import Any
 
 from .tables import refuse
@@ -224,22 +225,37 @@ class WordPiece(Model):
 
 
 UNK_PENALTY = 10.0
+BUILD_STEP = 20_000  # pieces between two chances for the page to give way
 
 
 class Unigram(Model):
     def __init__(self, spec: dict[str, Any]) -> None:
+        for _ in self.build(spec):
+            pass
+
+    def build(self, spec: dict[str, Any]) -> Generator[None, None, None]:
+        """``__init__`` in steps of ``BUILD_STEP`` pieces (the page gives way between
+        them: a 250 k-piece vocabulary took most of a second in one go)."""
         super().__init__()
         vocab = spec.get("vocab")
-        if not isinstance(vocab, list) or not all(
-            isinstance(e, list)
-            and len(e) == 2
-            and isinstance(e[0], str)
-            and isinstance(e[1], int | float)
-            for e in vocab
-        ):
+        if not isinstance(vocab, list):
             refuse("its Unigram model has no vocabulary of [token, score] pairs")
-        self.ids = {token: i for i, (token, _) in enumerate(vocab)}  # later duplicates win
-        self.scores = [float(score) for _, score in vocab]
+        self.ids: dict[str, int] = {}
+        self.scores: list[float] = []
+        for begin in range(0, len(vocab), BUILD_STEP):
+            part = vocab[begin : begin + BUILD_STEP]
+            if not all(
+                isinstance(e, list)
+                and len(e) == 2
+                and isinstance(e[0], str)
+                and isinstance(e[1], int | float)
+                for e in part
+            ):
+                refuse("its Unigram model has no vocabulary of [token, score] pairs")
+            # later duplicates win
+            self.ids.update({token: begin + i for i, (token, _) in enumerate(part)})
+            self.scores.extend([float(score) for _, score in part])
+            yield
         self.unk_id = spec.get("unk_id")
         if self.unk_id is not None and not (
             isinstance(self.unk_id, int) and 0 <= self.unk_id < len(vocab)
@@ -248,9 +264,12 @@ class Unigram(Model):
         self.byte_fallback = bool(spec.get("byte_fallback", False))
         self.unk_score = min(self.scores, default=math.inf) - UNK_PENALTY
         longest: dict[str, int] = {}
-        for token in self.ids:
-            if token and len(token) > longest.get(token[0], 0):
-                longest[token[0]] = len(token)
+        tokens = list(self.ids)
+        for begin in range(0, len(tokens), BUILD_STEP):
+            for token in tokens[begin : begin + BUILD_STEP]:
+                if token and len(token) > longest.get(token[0], 0):
+                    longest[token[0]] = len(token)
+            yield
         self.longest = longest
 
     def spans(self, word: str) -> list[tuple[int, int]]:
@@ -309,6 +328,15 @@ class Unigram(Model):
                     continue
             ends.append(end)
         return tuple(ends)
+
+
+def read_model_in_steps(spec: object) -> Generator[None, None, Model]:
+    """``read_model``, giving way while a large Unigram vocabulary is built."""
+    if isinstance(spec, dict) and spec.get("type") == "Unigram":
+        model = Unigram.__new__(Unigram)
+        yield from model.build(spec)
+        return model
+    return read_model(spec)
 
 
 def read_model(spec: object) -> Model:

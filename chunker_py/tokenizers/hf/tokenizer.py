@@ -12,15 +12,17 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Generator
 from typing import Any
 
 from ..base import Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
-from .models import Model, read_model
+from .json_steps import json_text, parse_in_steps
+from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
 from .pre_tokenizers import Piece, PreTokenizer, metaspace_first, read_pre_tokenizer
-from .tables import FIELD, Owners, RangeSet, refuse, serde_float
+from .tables import FIELD, Owners, RangeSet, refuse
 
 MAX_BYTES = 64 * 1024 * 1024  # Gemma's 33 MB file fits; a 200 MB file is refused
 Segment = tuple[int, int, bool]  # start, end, is an added token
@@ -157,6 +159,17 @@ def read_added_tokens(spec: object) -> list[dict[str, Any]]:
     return spec
 
 
+def _model_in_steps(spec: object) -> Generator[float, None, Model]:
+    steps = read_model_in_steps(spec)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            model: Model = done.value
+            return model
+        yield PARSED
+
+
 def family_of(spec: dict[str, Any]) -> str:
     kind = spec["model"].get("type") or "model"
     if kind == "BPE" and spec["model"].get("byte_fallback"):
@@ -178,16 +191,40 @@ def check_tokenizer_size(size: int) -> None:
 def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
     """Read a tokenizer.json's contents; a ``SettingError`` (field ``tokenizer_file``)
     naming what it cannot reproduce exactly, if anything."""
+    steps = load_in_steps(data, name)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            tokenizer: HfTokenizer = done.value
+            return tokenizer
+
+
+PARSED = 0.9  # the share of a load's progress that parsing the JSON stands for
+
+
+def load_in_steps(data: bytes | str, name: str) -> Generator[float, None, HfTokenizer]:
+    """``load_tokenizer_json`` as a generator: it yields the fraction done (0 to 1) often
+    enough that a caller can give way between yields (the page paints and takes keys
+    there), and returns the tokenizer."""
     check_tokenizer_size(len(data))
     try:
-        spec = json.loads(data, parse_float=serde_float)
+        steps = parse_in_steps(json_text(data))
+        while True:
+            try:
+                fraction = next(steps)
+            except StopIteration as done:
+                spec = done.value
+                break
+            yield fraction * PARSED
     except (ValueError, RecursionError):
         refuse("it is not JSON (a truncated or damaged file?)")
+    yield PARSED
     if not isinstance(spec, dict) or "model" not in spec:
         refuse("it is JSON but not a tokenizer.json (it has no model)")
     normalizer = read_normalizer(spec.get("normalizer"))
     pre_tokenizer = read_pre_tokenizer(spec.get("pre_tokenizer"))
-    model = read_model(spec["model"])
+    model = yield from _model_in_steps(spec["model"])
     raw: list[AddedToken] = []
     normalized: list[AddedToken] = []
     for token in read_added_tokens(spec.get("added_tokens")):
@@ -209,4 +246,11 @@ def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
     return HfTokenizer(name, normalizer, pre_tokenizer, model, raw, normalized, family_of(spec))
 
 
-__all__ = ["FIELD", "MAX_BYTES", "HfTokenizer", "check_tokenizer_size", "load_tokenizer_json"]
+__all__ = [
+    "FIELD",
+    "MAX_BYTES",
+    "HfTokenizer",
+    "check_tokenizer_size",
+    "load_in_steps",
+    "load_tokenizer_json",
+]

@@ -8,6 +8,7 @@ import json
 import os
 import pickle
 import pty
+import signal
 import struct
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import termios
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -23,8 +25,9 @@ from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 
 from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
+from chunker_py.io import cli as cli_module
 from chunker_py.io.cli import execute, main
-from chunker_py.io.corpus import Done, Output, Task, cut, cut_corpus
+from chunker_py.io.corpus import Done, LocalPool, Output, Task, cut, cut_corpus
 from tests.core.conftest import settings_strategy
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -307,6 +310,43 @@ def test_cut_corpus_keeps_order_on_any_executor_and_stays_bounded(docs: Path) ->
     assert seen == alone and counting.most <= 4
     assert [d.name for d in alone][:5] == sorted(DOCS)
     assert alone[2].error is not None and alone[2].text == ""  # notes/bad.txt
+
+
+def dies_on_guide(task: Task, output: Output) -> Done:
+    """``cut``, except that the process cutting a file under guide/ is killed (as the
+    kernel's out-of-memory killer would)."""
+    if "/guide/" in task.path:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return cut(task, output)
+
+
+def test_a_local_worker_that_dies_costs_its_file_and_no_other(
+    docs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = [
+        Task(str(docs / name), Settings(chunk_size=20, chunk_overlap=0, source_name=name))
+        for name in sorted(DOCS)
+    ] * 2
+    output = Output("jsonl")
+    alone = list(cut_corpus(tasks, output))
+    with LocalPool(2) as pool:
+        got = list(cut_corpus(tasks, output, pool, ahead=3, cutter=dies_on_guide))
+    assert [d.name for d in got] == [d.name for d in alone]
+    for mine, lone in zip(got, alone, strict=True):
+        if mine.name.startswith("guide/"):
+            assert mine.text == "" and mine.error is not None
+            assert mine.error.endswith(f"{mine.name} was not cut: the process cutting it died.")
+        else:
+            assert mine == lone
+    # the command line: one line per dead file, the others whole, status 1
+    monkeypatch.setattr(cli_module, "cut_corpus", partial(cut_corpus, cutter=dies_on_guide))
+    status, out, messages = run(str(docs), "--size", "20", "--overlap", "0", "--jobs", "2")
+    assert status == 1
+    assert sorted(m for m in messages if "died" in m) == [
+        f"The file {docs / n} was not cut: the process cutting it died. Skipped."
+        for n in ("guide/data.txt", "guide/intro.md")
+    ]
+    assert {r["source"] for r in records(out)} == {"readme.md", "notes/data.txt"}
 
 
 def test_the_per_file_function_reads_bytes_given_instead_of_a_path() -> None:

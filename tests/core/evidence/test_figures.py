@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
-from chunker_py.measures.evidence import Excerpt, Question, check_evidence
+from chunker_py.measures.evidence import Excerpt, Question, check_evidence, kept_whole
 
 from . import chroma_reference as chroma
 
@@ -292,3 +292,26 @@ def test_the_index_is_built_in_steps_of_250_chunks() -> None:
     built = ranges.bm25(text)
     reference = BM25([bm25_tokens(text[s:e]) for s, e in spans])
     assert built.scores(["word"]) == reference.scores(["word"])
+
+
+def test_kept_whole_per_size_for_the_trade_off_chart() -> None:
+    """``kept_whole`` (the chart's figure, no BM25): the rule and its exception of the
+    first test at fixed windows of 40 (1 of 2 whole) and of 90 (2 of 2); an unmatched
+    question's excerpts are not counted; no chunks, no figure."""
+    q = question("Are gift cards refunded?", TEXT, RULE, EXCEPTION)
+    gone = Question("z?", (Excerpt("zzz", 0, 3),))
+    small = analyse(TEXT, Settings(mode="fixed", chunk_size=40, chunk_overlap=0))
+    large = analyse(TEXT, Settings(mode="fixed", chunk_size=90, chunk_overlap=0))
+    assert kept_whole(small, [q, gone]) == (1, 2)
+    assert kept_whole(large, [q, gone]) == (2, 2)
+    assert kept_whole(analyse("   ", Settings()), [q]) is None
+
+
+@settings(max_examples=60)
+@given(layouts())
+def test_kept_whole_equals_the_summarys_count(layout) -> None:  # type: ignore[no-untyped-def]
+    length, _spans, excerpts = layout
+    text, q = _question_over(length, excerpts)
+    result = analyse(text, Settings(mode="fixed", chunk_size=7, chunk_overlap=2))
+    summary = check_evidence(text, [(s.start, s.end) for s in result.spans], [q]).summary()
+    assert kept_whole(result, [q]) == (summary["kept_whole"], summary["excerpts"])

@@ -16,8 +16,8 @@ from chunker_py.tokenizers import get_tokenizer
 from chunker_py.tokenizers.data import decode_ranks, read_data
 from sitebuild.tokendata import RANK_SHA256, encode_ranks
 
-from .token_corpus import TOKENIZER_NAMES, token_texts
-from .token_references import (
+from ..token_corpus import TOKENIZER_NAMES, token_texts
+from ..token_references import (
     GOLDEN,
     ROOT,
     golden,

@@ -9,9 +9,9 @@ import json
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from chunker_py import Settings, analyse, download_name, to_csv, to_jsonl
+from chunker_py import Settings, analyse, download_name, record, to_csv, to_jsonl
 
-from .conftest import texts
+from ..conftest import texts
 
 HOSTILE = '=1+2,"quoted"\r\n\u2028x\u0085y\ufeff😀 \t@cmd|-3+3\n+a\x0bb\x1cc'
 
@@ -170,3 +170,34 @@ def test_csv_quotes_exactly_the_cells_rfc4180_quotes(text: str) -> None:
                 cells = ["'" + x if x[:1] in ("=", "+", "-", "@", "\t", "\r") else x for x in cells]
             rows.append(_rfc4180_row(cells))
         assert to_csv(result, spreadsheet_safe=safe) == "".join(rows)
+
+
+@given(
+    texts,
+    st.integers(1, 40),
+    st.sampled_from(["", "notes/a.md", "名 x"]),
+    st.none()
+    | st.dictionaries(
+        st.text(max_size=4),
+        st.sampled_from(["\u2028", "a\ud800b", "\x85\u2029"]) | st.text(max_size=6),
+        max_size=3,
+    ),
+)
+def test_jsonl_with_a_shared_tail_equals_each_record_dumped_whole(
+    text: str, size: int, name: str, metadata: dict[str, str] | None
+) -> None:
+    # to_jsonl writes the tail every record shares (metadata, source, settings) once;
+    # the plain way dumps each whole record with json.dumps, then escapes what splits lines
+    result = analyse(text, Settings(chunk_size=size, chunk_overlap=0, source_name=name))
+    expected = []
+    for chunk in result.chunks:
+        rec = record(chunk, result)
+        if metadata is not None:
+            rest = {k: rec.pop(k) for k in ("source", "settings")}
+            rec = {**rec, "metadata": metadata, **rest}
+        line = json.dumps(rec, ensure_ascii=False, separators=(",", ":"))
+        for char in "\x85\u2028\u2029":
+            line = line.replace(char, f"\\u{ord(char):04x}")
+        line = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in line)
+        expected.append(line + "\n")
+    assert to_jsonl(result, metadata) == "".join(expected)

@@ -19,10 +19,10 @@ from chunker_py.tokenizers import TOKENIZERS, get_tokenizer
 from chunker_py.tokenizers.bpe import merge_long, merge_short
 from chunker_py.tokenizers.data import read_data
 
-from .token_corpus import TOKENIZER_NAMES, token_texts
+from ..token_corpus import TOKENIZER_NAMES, token_texts
 
 GOLDEN = json.loads(
-    (Path(__file__).resolve().parents[1] / "data" / "token_golden.json").read_text("utf-8")
+    (Path(__file__).resolve().parents[2] / "data" / "token_golden.json").read_text("utf-8")
 )
 BPE = ["cl100k_base", "o200k_base"]
 

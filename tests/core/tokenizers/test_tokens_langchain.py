@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from chunker_py import Settings, split_spans
 
-from .token_corpus import CORPUS, token_texts
-from .token_references import ROOT, tiktoken_encoding
+from ..token_corpus import CORPUS, token_texts
+from ..token_references import ROOT, tiktoken_encoding
 
 pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain and tiktoken are native
 

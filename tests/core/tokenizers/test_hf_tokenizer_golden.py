@@ -15,7 +15,7 @@ import pytest
 
 from chunker_py.tokenizers.hf import load_tokenizer_json
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 GOLDEN = json.loads((ROOT / "tests" / "data" / "token_golden.json").read_text("utf-8"))
 TOKENIZER_JSON = ROOT / ".cache" / "token-reference" / "wordpiece_tokenizer.json"
 

@@ -23,11 +23,11 @@ from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
 from chunker_py import PRESET_LABELS, PRESETS, Settings, analyse, split_spans, to_jsonl
 
-from .conftest import ATOMS, size_and_overlap
+from ..conftest import ATOMS, size_and_overlap
 
 pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain needs compiled extensions
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # LangChain has no separator list for these (get_separators_for_language raises).
 NO_LIST = {"perl"}
 LANGUAGES = sorted(lang.value for lang in Language if lang.value not in NO_LIST)

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from chunker_py import SettingError, Settings, analyse, parse_settings, split_spans
 from chunker_py.tokenizers import get_tokenizer
 
-from .token_corpus import TOKENIZER_NAMES, token_texts
+from ..token_corpus import TOKENIZER_NAMES, token_texts
 
 
 def windows(text: str, name: str, size: int, overlap: int, edges: str = "preserve") -> list:
@@ -106,7 +106,7 @@ def test_sizes_in_tokens_bound_merged_chunks() -> None:
 
 @pytest.mark.subprocess
 def test_the_cli_says_to_run_the_build_when_token_data_is_missing(tmp_path: Path) -> None:
-    package = Path(__file__).resolve().parents[2] / "chunker_py"
+    package = Path(__file__).resolve().parents[3] / "chunker_py"
     shutil.copytree(package, tmp_path / "chunker_py", ignore=shutil.ignore_patterns("_data"))
     done = subprocess.run(
         [sys.executable, "-m", "chunker_py", "-", "--size-unit", "tokens"],

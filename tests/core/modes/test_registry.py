@@ -35,9 +35,9 @@ from chunker_py.io.cli import main
 from chunker_py.modes.registry import comparison_rows
 from chunker_py.pipeline.compare import row_settings
 
-from .conftest import COMPARISON, field_values, settings_strategy
+from ..conftest import COMPARISON, field_values, settings_strategy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIND = hypothesis_settings(
     max_examples=2000, database=None, suppress_health_check=list(HealthCheck)
 )
@@ -191,7 +191,7 @@ FAKE_ENTRY = """
             "fake",
             fake,
             "Fake stride",
-            "A test-only mode registered by tests/core/test_registry.py.",
+            "A test-only mode registered by tests/core/modes/test_registry.py.",
             compare_rows=(CompareRow("fake", "Fake stride (3)", 8, (("stride", 3),)),),
             langchain="LangChain has no stride splitter.",
         ),

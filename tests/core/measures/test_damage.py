@@ -33,7 +33,7 @@ from chunker_py.measures.damage import SPACELESS, mid_word, spaceless
 from chunker_py.modes.sentence import FALLBACK
 from chunker_py.text.blocks import markdown_blocks
 
-from .conftest import COMPARISON, texts
+from ..conftest import COMPARISON, texts
 
 FAMILY = "\U0001f469\u200d\U0001f469\u200d\U0001f467"  # 👩‍👩‍👧, 5 code points
 
@@ -366,7 +366,7 @@ def test_damage_is_unchanged_by_recomputing(text: str, settings: Settings) -> No
 # -- comparison and CLI
 
 # a fixed real README (this repository's own grows past the 20,000-code-point page limit)
-README = Path(__file__).resolve().parents[1] / "data" / "markdown-it-py-README.md"
+README = Path(__file__).resolve().parents[2] / "data" / "markdown-it-py-README.md"
 
 
 def test_comparison_rows_follow_the_current_settings() -> None:

@@ -13,7 +13,7 @@ import pytest
 
 from chunker_py import TOKENIZERS, Settings, analyse, get_tokenizer, size_unit_name
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 README = (ROOT / "README.md").read_text("utf-8")[:20_000]
 
 

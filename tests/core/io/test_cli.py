@@ -11,7 +11,7 @@ import pytest
 
 from chunker_py import Settings, analyse, settings_to_fragment, to_csv, to_jsonl
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 NOTE = "Reset password. Keep backup codes."
 pytestmark = pytest.mark.subprocess
 

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from chunker_py import Chunk, ResultError, Settings, analyse, output_budget, to_jsonl
 
-DATA = Path(__file__).resolve().parents[1] / "data"
+DATA = Path(__file__).resolve().parents[2] / "data"
 
 
 @dataclass

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from chunker_py import DEFAULT_SEPARATORS, Settings, split_spans
 
-from .conftest import ATOMS, SEPARATOR_POOL, any_text, separator_lists, size_and_overlap
+from ..conftest import ATOMS, SEPARATOR_POOL, any_text, separator_lists, size_and_overlap
 
 pytestmark = pytest.mark.cpython_only  # Pyodide: LangChain needs compiled extensions
 

@@ -29,15 +29,15 @@ from chunker_py.engine.errors import SettingError
 from chunker_py.tokenizers.hf import HfTokenizer, load_tokenizer_json
 from chunker_py.tokenizers.hf.pre_tokenizers import LLAMA3, QWEN2
 
-from .token_corpus import ATOMS, CORPUS, random_texts, token_texts
-from .token_references import TOKENIZER_JSON
+from ..token_corpus import ATOMS, CORPUS, random_texts, token_texts
+from ..token_references import TOKENIZER_JSON
 
 tokenizers = pytest.importorskip("tokenizers")  # never skipped: requirements-test.txt pins it
 from tokenizers import Regex, decoders, models, normalizers, pre_tokenizers, trainers  # noqa: E402
 
 pytestmark = pytest.mark.cpython_only  # Pyodide: HF tokenizers and regex are native
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Scripts for the training text and the random texts: (first, last) code point ranges.
 SCRIPTS = {
@@ -561,19 +561,6 @@ def test_the_cli_takes_one_tokenizer_setting(document: Path) -> None:
 # ---------------------------------------------------------------- links
 
 
-@pytest.fixture
-def restored_registry():
-    """Tokenizers added by a test are gone after it (the registry is process-wide)."""
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
-
-
 @pytest.mark.usefixtures("restored_registry")
 def test_a_link_names_a_file_tokenizer_and_falls_back_visibly_where_it_is_not_loaded() -> None:
     from chunker_py import (
@@ -609,7 +596,7 @@ def test_a_second_file_of_the_same_name_gets_its_own_tokenizer() -> None:
 
 def test_the_golden_file_of_small_tokenizers_is_what_tokenizers_says() -> None:
     """tests/data/hf_golden.json, which the Pyodide run compares the reader with."""
-    from .hf_golden import HF_GOLDEN, reference_results
+    from ..hf_golden import HF_GOLDEN, reference_results
 
     stored = json.loads(HF_GOLDEN.read_text("utf-8"))
     assert len(stored) >= 6

@@ -18,7 +18,7 @@ from chunker_py import (
 )
 from chunker_py.pipeline.analysis import sizer_for
 
-from .conftest import any_text, settings_strategy, texts
+from ..conftest import any_text, settings_strategy, texts
 
 
 @given(text=any_text, settings=settings_strategy())

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from chunker_py import Settings, analyse
 from chunker_py.engine import separators
 
-from .conftest import settings_strategy, texts
+from ..conftest import settings_strategy, texts
 
 
 def records(text: str, settings: Settings) -> tuple[object, ...]:

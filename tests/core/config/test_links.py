@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from chunker_py import Settings, settings_from_fragment, settings_to_fragment
 
-from .conftest import settings_strategy
+from ..conftest import settings_strategy
 
 
 @given(
