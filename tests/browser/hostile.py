@@ -51,11 +51,11 @@ def unspaced() -> str:
 
 
 HOSTILE = {
-    "nested list": nested_list,
-    "quotes 30 deep": nested_quotes,
-    "2,000-row table": table,
-    "ZWJ emoji": emoji,
-    "unspaced run": unspaced,
+    "nested-list": nested_list,  # 40 levels
+    "quotes": nested_quotes,  # 30 deep
+    "table": table,  # 2,000 rows
+    "emoji": emoji,  # ZWJ sequences
+    "unspaced": unspaced,  # one 20,000-letter run
 }
 PROSE = fit(
     "Reset your password from the account page. Keep your backup codes somewhere safe.\n\n" * 300
