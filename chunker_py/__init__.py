@@ -18,10 +18,10 @@ from .config.settings import (
 from .engine.errors import ChunkerError, DocumentError, ResultError, SettingError
 from .engine.fields import Field, read_whole
 from .engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from .engine.presets import PRESET_LABELS, PRESETS
 from .engine.spans import Span, SpanMeta, window_count
 from .io.records import download_name, record, to_csv, to_jsonl
 from .measures.damage import ChunkDamage, Damage
-from .modes.presets import PRESET_LABELS, PRESETS
 from .modes.registry import MODES, Mode
 from .pipeline.analysis import (
     Analysis,
