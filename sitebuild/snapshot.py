@@ -55,10 +55,12 @@ CLI_ONLY = tuple(
 # snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
 # of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
 # imported: app/boot_finders.py, UnpackOnDemand).
+# (Not chunker_py.tokenizers.unicode_classes: measures.bm25, which the Evidence check imports
+# with the app, imports it, so the snapshot holds it anyway and a normal boot needs it
+# before the first result: it goes to lib.zip.)
 SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.bert_tables",
     "chunker_py.tokenizers.bpe",
-    "chunker_py.tokenizers.unicode_classes",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
     *CLI_ONLY,

@@ -105,6 +105,11 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
         complete = import_tree(name, config["lazy"], imported, skipped)
         if name in config["required"] and (not complete or len(skipped) > before):
             raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    # a lazy module imported by one the snapshot holds would be in app.zip, which a normal
+    # boot then fetches at once (synchronously, before the first result)
+    held_lazy = [name for name in config["lazy"] if name in sys.modules]
+    if held_lazy:
+        raise RuntimeError(f"snapshot: lazy modules imported at start-up: {held_lazy}")
     setattr(sys, "_chunk_inspector_precompiled", install_code_cache(json.loads(sources_json)))  # noqa: B010
     finders = importlib.import_module(config["finders"])  # app/boot_finders.py
     finders.install(config["lazy"], config["stdlib_rest"])
