@@ -25,23 +25,16 @@ from .measures.damage import ChunkDamage, Damage
 from .modes.registry import MODES, Mode
 from .pipeline.analysis import (
     Analysis,
-    Chunk,
-    Summary,
-    TokenSummary,
-    Tradeoff,
     analyse,
-    build_chunks,
     comparison_sizes,
     count_chunks,
     damage_of,
-    output_budget,
-    size_unit_name,
-    sizer_for,
     split_spans,
     summarise,
-    text_index,
     tradeoffs,
 )
+from .pipeline.cache import text_index
+from .pipeline.checks import output_budget
 from .pipeline.compare import (
     Row,
     compare,
@@ -50,6 +43,9 @@ from .pipeline.compare import (
     damage_by_size_rows,
     row_settings,
 )
+from .pipeline.location import build_chunks
+from .pipeline.results import Chunk, Summary, TokenSummary, Tradeoff
+from .pipeline.units import size_unit_name, sizer_for
 from .text.documents import check_document, decode_document
 from .text.sentences import sentence_spans
 
