@@ -16,7 +16,8 @@ from ...engine.steps import finish
 from .tables import refuse
 
 WORD_CACHE = 65536
-BUILD_STEP = 20_000  # merges or pieces between two chances for the page to give way
+BUILD_STEP = 20_000  # Unigram pieces between two chances for the page to give way
+MERGE_STEP = 2_000  # BPE merges the same (each costs about ten times a piece)
 KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
 
 
@@ -48,7 +49,7 @@ class Bpe(Model):
         finish(self.build(spec))
 
     def build(self, spec: dict[str, Any]) -> Generator[None, None, None]:
-        """``__init__`` in steps of ``BUILD_STEP`` merges (the page gives way between them,
+        """``__init__`` in steps of ``MERGE_STEP`` merges (the page gives way between them,
         as for a Unigram vocabulary)."""
         super().__init__()
         vocab = spec.get("vocab")
@@ -69,8 +70,8 @@ class Bpe(Model):
         merges = spec.get("merges")
         if not isinstance(merges, list):
             refuse("its BPE model has no list of merges")
-        for begin in range(0, len(merges), BUILD_STEP):
-            self._add_pairs(merges, begin, begin + BUILD_STEP)
+        for begin in range(0, len(merges), MERGE_STEP):
+            self._add_pairs(merges, begin, begin + MERGE_STEP)
             yield
 
     def _add_pairs(self, merges: list[Any], begin: int, end: int) -> None:
@@ -79,17 +80,17 @@ class Bpe(Model):
         cut = len(self.prefix.encode("utf-8"))
         pairs = self.pairs
         for rank, merge in enumerate(merges[begin:end], begin):
-            if isinstance(merge, str):
-                parts = merge.split(" ")
-            elif isinstance(merge, list):
-                parts = merge
-            else:
-                parts = []
-            if len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+            parts = merge.split(" ") if isinstance(merge, str) else merge
+            if not isinstance(parts, list) or len(parts) != 2:
                 refuse(f"its BPE merge {merge!r} is not a pair of tokens")
             left, right = parts
+            if not (isinstance(left, str) and isinstance(right, str)):
+                refuse(f"its BPE merge {merge!r} is not a pair of tokens")
             try:
-                joined = (left.encode() + right.encode()[cut:]).decode("utf-8")
+                if cut:
+                    joined = (left.encode() + right.encode()[cut:]).decode("utf-8")
+                else:
+                    joined = left + right
                 new_id = vocab[joined]
                 pairs[vocab[left] * KEY + vocab[right]] = (rank, new_id)
             except (KeyError, UnicodeDecodeError):
