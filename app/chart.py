@@ -71,25 +71,16 @@ def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code p
             "hovertemplate": "size %{x}<br>%{y} chunks<extra></extra>",
         }
     ]
-    layout: dict[str, object] = {
-        "margin": {"l": 56, "r": 16, "t": 28, "b": 48},
-        "height": 260,
-        "xaxis": {
-            **theme.axis_style(c),
-            "title": {"text": f"Chunk size ({_unit})"},
-            "type": "category",
-        },
-        "yaxis": {
-            **theme.axis_style(c),
+    layout = theme.layout(
+        c,
+        left=56,
+        xaxis={"title": {"text": f"Chunk size ({_unit})"}, "type": "category"},
+        yaxis={
             "title": {"text": "Chunks"},
             "rangemode": "tozero",
             "range": [0, max(top, MAX_CHUNKS if show_limit else top, 1) * 1.18],
         },
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "font": {"family": "system-ui, sans-serif", "size": 12, "color": c["ink"]},
-        "showlegend": False,
-    }
+    )
     if show_limit:
         layout["shapes"] = [
             {

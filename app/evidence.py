@@ -573,21 +573,7 @@ class EvidencePanel:
             th = _element("th", row.label + (" (current)" if row.current else ""))
             th.scope = "row"
             tr.append(th)
-            if s is None:
-                limit = f"over the {number(MAX_CHUNKS)}-chunk limit" if row.over_limit else "—"
-                cells = [limit, *["—"] * 6]
-            else:
-                r = s["retrieval"]
-                cells = [
-                    f"{s['kept_whole']} of {s['excerpts']}",
-                    f"{s['one_chunk']} of {s['questions'] - s['unmatched']}",
-                    _mean(s["chunks_to_read"], 1),
-                    _mean(s["precision_omega"], 3),
-                    _mean(r["recall"], 3),
-                    _mean(r["iou"], 3),
-                    _mean(r["tokens"], 1),
-                ]
-            for cell in cells:
+            for cell in evidence_row_cells(s, row.over_limit):
                 tr.append(_element("td", cell, "num"))
             td = _element("td")
             button = _element("button", "Current" if row.current else "Use")
@@ -617,6 +603,16 @@ def comparison_cells(s: dict[str, Any] | None) -> list[str]:
         _mean(r["recall"], 3),
         _mean(r["tokens"], 1),
     ]
+
+
+def evidence_row_cells(s: dict[str, Any] | None, over_limit: bool) -> list[str]:
+    """The Evidence by splitter row's cells: the comparison's (``comparison_cells``) with
+    IoU at k after Recall at k; a row without figures over the chunk limit says so."""
+    cells = comparison_cells(s)
+    cells.insert(5, "—" if s is None else _mean(s["retrieval"]["iou"], 3))
+    if s is None and over_limit:
+        cells[0] = f"over the {number(MAX_CHUNKS)}-chunk limit"
+    return cells
 
 
 def _fill_comparison(summaries: Sequence[dict[str, Any] | None]) -> None:

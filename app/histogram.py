@@ -104,46 +104,35 @@ def _draw(
             "hovertemplate": f"%{{customdata}} {unit}: %{{y}} chunks<extra></extra>",
         }
     ]
-    axis = theme.axis_style(c)
     top = max(n for _f, _l, n in table)
     width = table[-1][1] - table[-1][0] + 1  # the first bin may be cut at 1
     # room on both sides, so the chunk size line never sits on the plot's edge
     x_range = [table[0][0] - 0.5 - width / 2, max(table[-1][1], size) + 0.5 + width / 2]
-    layout = {
-        "margin": {"l": 48, "r": 16, "t": 28, "b": 48},
-        "height": 260,
-        "bargap": 0.08,
-        "xaxis": {
-            **axis,
-            "title": {"text": f"Chunk length ({unit})"},
-            "zeroline": False,
-            "range": x_range,
-        },
-        "yaxis": {
-            **axis,
+    layout = theme.layout(
+        c,
+        left=48,
+        xaxis={"title": {"text": f"Chunk length ({unit})"}, "zeroline": False, "range": x_range},
+        yaxis={
             "title": {"text": "Chunks"},
             "rangemode": "tozero",
             "tickformat": ",d",
             **({"dtick": 1} if top <= 8 else {}),
         },
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "font": {"family": "system-ui, sans-serif", "size": 12, "color": c["ink"]},
-        "showlegend": False,
-        "shapes": [
+        bargap=0.08,
+        shapes=[
             {
                 "type": "line", "yref": "paper", "x0": size + 0.5, "x1": size + 0.5,
                 "y0": 0, "y1": 1, "line": {"color": c["ink"], "dash": "dash", "width": 1.5},
             }
         ],
-        "annotations": [
+        annotations=[
             {
                 "yref": "paper", "x": size + 0.5, "y": 1, "xanchor": "right",
                 "yanchor": "bottom", "text": f"chunk size {number(size)} {unit}",
                 "showarrow": False, "font": {"color": c["ink"]},
             }
         ],
-    }  # fmt: skip
+    )  # fmt: skip
     plot(chart, data, layout)
 
 

@@ -38,13 +38,37 @@ def colours() -> dict[str, str]:
     return DARK if window.matchMedia(_QUERY).matches else LIGHT
 
 
-def axis_style(colours: dict[str, str]) -> dict[str, Any]:
+def _axis(colours: dict[str, str]) -> dict[str, Any]:
     """What every axis shares: ink for text and lines, a faint grid."""
     return {
         "color": colours["ink"],
         "gridcolor": colours["grid"],
         "linecolor": colours["grid"],
         "zerolinecolor": colours["grid"],
+    }
+
+
+def layout(
+    colours: dict[str, str],
+    *,
+    left: int,
+    xaxis: dict[str, Any],
+    yaxis: dict[str, Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """A chart's Plotly layout: what the charts share (260 px tall, transparent ground, the
+    page's font in the scheme's ink, axes in ink on a faint grid, no legend), the left
+    margin its tick labels need, its own axis settings and anything else it draws."""
+    return {
+        "margin": {"l": left, "r": 16, "t": 28, "b": 48},
+        "height": 260,
+        "xaxis": {**_axis(colours), **xaxis},
+        "yaxis": {**_axis(colours), **yaxis},
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "font": {"family": "system-ui, sans-serif", "size": 12, "color": colours["ink"]},
+        "showlegend": False,
+        **extra,
     }
 
 

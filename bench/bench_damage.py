@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import chunker_py.pipeline.analysis as analysis_module  # noqa: E402
+import chunker_py.pipeline.cache as text_cache  # noqa: E402
 from chunker_py import Settings, analyse, compare, damage_of  # noqa: E402
 
 TABLE = "| key | value | note |\n|---|---|---|\n" + "".join(
@@ -51,7 +51,7 @@ def timed(
 
 def forget() -> None:
     """A new text for chunker_py: its index (pieces, parse, sentences) is built again."""
-    analysis_module._recent.clear()
+    text_cache._recent.clear()
 
 
 def case(name: str, text: str, settings: Settings, repeat: int) -> None:

@@ -34,10 +34,10 @@ PROFILED = [
     ("histogram", "show"),
     ("chunkmap", "ChunkMap.show"),
     ("export", "Export.show"),
-    ("chunker_py.pipeline.analysis", "TextIndex"),
+    ("chunker_py.pipeline.cache", "TextIndex"),
     ("chunker_py.pipeline.analysis", "tradeoffs"),
     ("chunker_py.pipeline.analysis", "summarise"),
-    ("chunker_py.pipeline.analysis", "_warnings"),
+    ("chunker_py.pipeline.analysis", "over_size_warnings"),
     ("chunker_py.pipeline.analysis", "build_chunks"),
 ]
 

@@ -18,30 +18,23 @@ from .config.settings import (
 from .engine.errors import ChunkerError, DocumentError, ResultError, SettingError
 from .engine.fields import Field, read_whole
 from .engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from .engine.presets import PRESET_LABELS, PRESETS
 from .engine.spans import Span, SpanMeta, window_count
 from .io.records import download_name, record, to_csv, to_jsonl
 from .measures.damage import ChunkDamage, Damage
-from .modes.presets import PRESET_LABELS, PRESETS
 from .modes.registry import MODES, Mode
 from .pipeline.analysis import (
     Analysis,
-    Chunk,
-    Summary,
-    TokenSummary,
-    Tradeoff,
     analyse,
-    build_chunks,
     comparison_sizes,
     count_chunks,
     damage_of,
-    output_budget,
-    size_unit_name,
-    sizer_for,
     split_spans,
     summarise,
-    text_index,
     tradeoffs,
 )
+from .pipeline.cache import text_index
+from .pipeline.checks import output_budget
 from .pipeline.compare import (
     Row,
     compare,
@@ -50,6 +43,9 @@ from .pipeline.compare import (
     damage_by_size_rows,
     row_settings,
 )
+from .pipeline.location import build_chunks
+from .pipeline.results import Chunk, Summary, TokenSummary, Tradeoff
+from .pipeline.units import size_unit_name, sizer_for
 from .text.documents import check_document, decode_document
 from .text.sentences import sentence_spans
 

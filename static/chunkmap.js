@@ -123,29 +123,6 @@ const markDamage = (root, json) => {
   }
 };
 
-// Makes `parent`'s children the elements for `keys` (keys kept in the _key expando),
-// reusing elements whose key is unchanged and building the others with build(n).
-const reconcileKeyed = (parent, keys, build) => {
-  const old = new Map();
-  for (const node of parent.children) {
-    const list = old.get(node._key);
-    if (list) list.push(node);
-    else old.set(node._key, [node]);
-  }
-  const nodes = keys.map((key, n) => {
-    const list = old.get(key);
-    if (list && list.length) return list.shift();
-    const node = build(n);
-    node._key = key;
-    return node;
-  });
-  for (const list of old.values()) for (const node of list) node.remove();
-  nodes.forEach((node, n) => {
-    if (parent.children[n] !== node) parent.insertBefore(node, parent.children[n] || null);
-  });
-  return nodes;
-};
-
 // Gives a chunk element its index, offsets and colour (skipped when they are unchanged).
 const place = (node, p, empty) => {
   const where = `${p.i}:${p.start}:${p.end}`;
@@ -163,9 +140,9 @@ const place = (node, p, empty) => {
 // `text`: the source text; json: [[s0, e0], ...]: the chunks' code-point offsets.
 // The pieces are grouped into blocks that end after a piece ending in a line break (e.g. a
 // trimmed paragraph break): an edit re-lays out its own block only, and blocks out of the
-// map's view skip layout (content-visibility). Keys and signatures live in expando
-// properties (_key, _place, _sig): reading thousands of attributes per keystroke would
-// cost more than the rest of the update.
+// map's view skip layout (content-visibility). Blocks are kept or built by render.js's
+// reconcile. Signatures live in expando properties (_place, _sig, _where), as the keys do:
+// reading thousands of attributes per keystroke would cost more than the rest of the update.
 const chunkMap = (root, text, json) => {
   const offsets = utf16Offsets(text);
   const unit = offsets ? (a) => offsets[a] : (a) => a; // code point offset -> UTF-16
@@ -182,7 +159,7 @@ const chunkMap = (root, text, json) => {
     if ((last === "\n" || last === "\r") && n + 1 < parts.length) blocks.push([]);
   });
   const blockKeys = blocks.map((members) => members.map((n) => keys[n]).join("\u0000"));
-  const built = reconcileKeyed(root, blockKeys, (b) => {
+  const built = globalThis.ciRender.reconcile(root, blockKeys, (b) => {
     const block = el("div", "map-block");
     for (const n of blocks[b]) {
       const p = parts[n];

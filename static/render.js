@@ -37,25 +37,30 @@ const appendText = (parent, text) => {
 };
 
 // Makes `parent`'s children the nodes for `keys`, building only the ones whose key
-// changed: an edit near the end of a text changes the last chunk or two, so most rows and
-// preview items are kept as they are and the browser lays out far less per keystroke.
+// changed: an edit near the end of a text changes the last chunk or two, so most rows,
+// preview items and chunk map blocks are kept as they are and the browser lays out far
+// less per keystroke. Keys may repeat (two blocks of the same text); each kept node is
+// used once. Keys live in an expando property (_key): reading thousands of attributes per
+// keystroke would cost more than the rest of the update. Returns the nodes, in order.
 const reconcile = (parent, keys, build) => {
   const old = new Map();
-  for (const node of parent.children) old.set(node.dataset.key, node);
-  const nodes = keys.map((key, i) => {
-    const kept = old.get(key);
-    if (kept) {
-      old.delete(key);
-      return kept;
-    }
-    const node = build(i);
-    node.dataset.key = key;
+  for (const node of parent.children) {
+    const list = old.get(node._key);
+    if (list) list.push(node);
+    else old.set(node._key, [node]);
+  }
+  const nodes = keys.map((key, n) => {
+    const list = old.get(key);
+    if (list && list.length) return list.shift();
+    const node = build(n);
+    node._key = key;
     return node;
   });
-  for (const node of old.values()) node.remove();
-  nodes.forEach((node, i) => {
-    if (parent.children[i] !== node) parent.insertBefore(node, parent.children[i] || null);
+  for (const list of old.values()) for (const node of list) node.remove();
+  nodes.forEach((node, n) => {
+    if (parent.children[n] !== node) parent.insertBefore(node, parent.children[n] || null);
   });
+  return nodes;
 };
 
 // rows: [[cell, ...], ...]; a cell is a string or number; the first is the chunk index
@@ -202,4 +207,4 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, header, damage, evidence, compare, download };
+globalThis.ciRender = { rows, preview, header, damage, evidence, compare, download, reconcile };

@@ -15,8 +15,8 @@ from typing import Any
 from ..engine.errors import SettingError
 from ..engine.fields import Field, choice_reader, range_message, read_whole, whole_reader
 from ..engine.limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME, MAX_TOP_K
-from ..modes.presets import GENERIC
-from ..modes.recursive import DEFAULT_SEPARATORS, check_separators, parse_separators
+from ..engine.presets import GENERIC
+from ..engine.separators import DEFAULT_SEPARATORS, check_separators, parse_separators
 from ..modes.registry import MODES, Mode, option_fields
 from ..tokenizers import TOKENIZERS
 

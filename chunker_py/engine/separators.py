@@ -4,10 +4,12 @@ pieces still too long with the next separators, and merge the pieces up to the s
 Recursive mode applies it to the whole text (its separators or a preset's patterns);
 Markdown structure mode to a block too long for the size (line breaks, spaces, code points).
 Separators are kept at the start of the following piece and count toward the size.
+The check of a typed separator list is here too: the settings and Recursive mode both use it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
@@ -15,7 +17,10 @@ from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
 
+from .errors import SettingError
+from .fields import LONE_SURROGATE, json_list
 from .index import TextIndex, per_text
+from .limits import MAX_SEPARATOR_LENGTH, MAX_SEPARATORS
 from .merge import Job, Sink, merge_pieces
 from .sizer import Sizer
 
@@ -29,6 +34,60 @@ class Separator:
 
 
 _WORDS = (Separator("\n"), Separator(" "), Separator(""))
+
+# The separator list a user types (Recursive mode's Separators field), checked.
+DEFAULT_SEPARATORS: tuple[str, ...] = ("\n\n", "\n", " ", "")
+
+
+def check_separators(value: object) -> tuple[str, ...]:
+    """Validate an ordered separator list and return it as a tuple."""
+    key = "separators"
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        raise SettingError("Separators must be a list of strings.", field=key)
+    seps = tuple(value)
+    if not seps:
+        raise SettingError(
+            'Separators must list at least one separator, e.g. ["\\n\\n", "\\n", " ", ""].',
+            field=key,
+        )
+    if len(seps) > MAX_SEPARATORS:
+        raise SettingError(
+            f"Separators can list at most {MAX_SEPARATORS} entries (got {len(seps)}).",
+            field=key,
+        )
+    seen: set[str] = set()
+    for number, sep in enumerate(seps, 1):
+        if not isinstance(sep, str):
+            raise SettingError(f"Separator {number} must be a string.", field=key)
+        if len(sep) > MAX_SEPARATOR_LENGTH:
+            raise SettingError(
+                f"Separator {number} has {len(sep)} code points; the limit is "
+                f"{MAX_SEPARATOR_LENGTH}.",
+                field=key,
+            )
+        if LONE_SURROGATE.search(sep):
+            raise SettingError(f"Separator {number} contains a lone surrogate.", field=key)
+        if sep in seen:
+            raise SettingError(
+                f"Separator {number} ({json.dumps(sep)}) is listed twice; remove the duplicate.",
+                field=key,
+            )
+        if sep == "" and number != len(seps):
+            raise SettingError(
+                'Separators: the empty separator "" (split into single code points) must be '
+                "the last entry.",
+                field=key,
+            )
+        seen.add(sep)
+    return seps
+
+
+def parse_separators(raw: object) -> tuple[str, ...]:
+    """Read separators given as a JSON list such as ``["\\n\\n", "\\n", " ", ""]``."""
+    message = 'Separators must be a JSON list of strings, e.g. ["\\n\\n", "\\n", " ", ""].'
+    if isinstance(raw, str):
+        return check_separators(json_list(raw, "separators", message))
+    return check_separators(raw)
 
 
 def split_words(job: Job, start: int, end: int) -> None:

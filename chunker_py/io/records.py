@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from ..pipeline.analysis import Analysis, Chunk
+from ..pipeline.analysis import Analysis
+from ..pipeline.results import Chunk
 
 CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
 # Characters a line-splitting reader (str.splitlines, JavaScript) may break on, and lone

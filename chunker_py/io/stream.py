@@ -54,7 +54,9 @@ from ..config.settings import Settings
 from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.fields import read_whole
 from ..modes.recursive import _separators
-from ..pipeline.analysis import Analysis, Chunk, _result_error, analyse
+from ..pipeline.analysis import Analysis, analyse
+from ..pipeline.checks import result_error
+from ..pipeline.results import Chunk
 from ..text.sentences import sentence_spans
 from .corpus import Output, Task
 from .corpus import _metadata as file_metadata
@@ -178,7 +180,7 @@ def iter_analyses(
             produced = True
             yield analysis, segment.position
     if not produced:
-        error = _result_error("x" if text else "", 0, None)
+        error = result_error("x" if text else "", 0, None)
         assert error is not None
         raise error
 

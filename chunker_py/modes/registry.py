@@ -14,8 +14,8 @@ from typing import Any, Literal
 
 from ..engine.fields import Field
 from ..engine.merge import Job
+from ..engine.presets import GENERIC
 from . import fixed, markdown, recursive, sentence, token_window
-from .presets import GENERIC
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
 """From settings and text to everything the page shows: chunks, summary, warnings, trade-offs.
 
-All figures are computed from spans; text is sliced only when a chunk record is built.
+All figures are computed from spans; text is sliced only when a chunk record is built. The
+parts live beside this module: the records (``results.py``), their location
+(``location.py``), the text cache (``cache.py``), the sizer choice (``units.py``), the
+result checks (``checks.py``) and the over-size warning (``size_warnings.py``).
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -16,77 +17,16 @@ from ..engine.errors import ResultError
 from ..engine.index import TextIndex
 from ..engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
 from ..engine.merge import Job, Sink
-from ..engine.sizer import CODE_POINTS, Sizer
 from ..engine.spans import Span
 from ..measures.damage import Damage, assess, text_facts
-from ..sizing.tokens import token_sizer
 from ..text.documents import check_length
 from ..tokenizers import get_tokenizer
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
-@dataclass(frozen=True)
-class Chunk:
-    """One retained chunk. Offsets are zero-based and end-exclusive; lines and columns are
-    1-based, with ``end_line``/``end_column`` locating the chunk's last code point."""
-
-    index: int
-    start: int
-    end: int
-    start_utf16: int
-    end_utf16: int
-    length: int
-    overlap: int
-    start_line: int
-    start_column: int
-    end_line: int
-    end_column: int
-    text: str
-    whole: bool
-    heading_path: str = ""
-    prefix: str = ""
-    note: str = ""
-
-
-@dataclass(frozen=True)
-class Summary:
-    chunks: int
-    repeated: int
-    omitted: int
-    smallest: int
-    average: float
-    largest: int
-
-    @property
-    def average_display(self) -> str:
-        """The average rounded for display, to one decimal place."""
-        return f"{self.average:.1f}"
-
-
-@dataclass(frozen=True)
-class TokenSummary:
-    """Token counts of the chunks (the settings' tokenizer), beside the code-point summary."""
-
-    smallest: int
-    average: float
-    largest: int
-    total: int
-
-    def as_json(self) -> dict[str, int | float]:
-        return {
-            "smallest": self.smallest,
-            "average": self.average,
-            "largest": self.largest,
-            "total": self.total,
-        }
-
-
-@dataclass(frozen=True)
-class Tradeoff:
-    size: int
-    count: int
+from .cache import text_index
+from .checks import budget_error, result_error
+from .location import build_chunks
+from .results import Chunk, Summary, TokenSummary, Tradeoff
+from .size_warnings import over_size_warnings
+from .units import sizer_for
 
 
 @dataclass(frozen=True)
@@ -172,31 +112,6 @@ def damage_of(text: str, spans: Sequence[Span], settings: Settings) -> Damage:
     return assess(text, spans, settings, sizer_for(settings), text_index(text))
 
 
-_recent: list[TextIndex] = []
-
-
-def text_index(text: str) -> TextIndex:
-    """The facts kept about ``text`` (piece bounds, a Markdown parse, sentences), reused
-    while the same text is analysed again (a settings change on the page re-parses
-    nothing). A few texts are kept: the page's, and a comparison's."""
-    for index in _recent:
-        if index.text is text or index.text == text:
-            return index
-    index = TextIndex(text)
-    _recent.insert(0, index)
-    del _recent[3:]
-    return index
-
-
-def sizer_for(settings: Settings) -> Sizer:
-    """How the settings measure size: code points, or tokens of the chosen tokenizer
-    (Token window cuts in tokens whatever the size unit)."""
-    tokens = settings.size_unit == "tokens" and settings.relevant("size_unit")
-    if tokens or settings.mode_info.tokens_only:
-        return token_sizer(settings.tokenizer)
-    return CODE_POINTS
-
-
 def _run(
     text: str,
     settings: Settings,
@@ -276,56 +191,21 @@ def analyse(
     sink = _run(text, settings, index, keep=max_chunks)
     count = sink.count
     trade = tradeoffs(text, settings, index, known=count) if with_tradeoffs else ()
-    error = _result_error(text, count, max_chunks)
+    error = result_error(text, count, max_chunks)
     if error is None and sink.spans is not None and "prefix" in settings.mode_info.record_keys:
-        error = _budget_error(len(text), sink.spans)
+        error = budget_error(len(text), sink.spans)
     if error is not None or sink.spans is None:
         return Analysis(text, settings, count, (), None, (), trade, error)
     spans = sink.spans
     summary = summarise(len(text), spans)
     return Analysis(
-        text, settings, count, tuple(spans), summary, _warnings(text, spans, settings), trade
-    )
-
-
-def _result_error(text: str, count: int, max_chunks: int | None) -> ResultError | None:
-    if not text:
-        return ResultError(
-            "The source text is empty; paste or import a document.", count=0, field="text"
-        )
-    if count == 0:
-        return ResultError(
-            "No text remains after trimming edge whitespace; choose Preserve edge whitespace "
-            "or add non-whitespace content.",
-            count=0,
-            field="edges",
-        )
-    if max_chunks is not None and count > max_chunks:
-        return ResultError(
-            f"These settings would produce {count:,} chunks, more than the {max_chunks:,} "
-            "limit; raise the chunk size or lower the overlap.",
-            count=count,
-            field="chunk_size",
-        )
-    return None
-
-
-def output_budget(length: int) -> int:
-    """Most code points the chunks may hold with their prefixes (seed 000)."""
-    return max(65_536, 32 * length)
-
-
-def _budget_error(length: int, spans: Sequence[Span]) -> ResultError | None:
-    total = sum(s.end - s.start + (len(s.meta.prefix) if s.meta else 0) for s in spans)
-    budget = output_budget(length)
-    if total <= budget:
-        return None
-    return ResultError(
-        f"The chunks with their context prefixes would hold {total:,} code points, more "
-        f"than the output budget of {budget:,} (32 times the text, at least 65,536); raise "
-        "the chunk size, lower Split at heading level or turn off the heading breadcrumb.",
-        count=len(spans),
-        field="chunk_size",
+        text,
+        settings,
+        count,
+        tuple(spans),
+        summary,
+        over_size_warnings(text, spans, settings),
+        trade,
     )
 
 
@@ -355,100 +235,3 @@ def summarise(length: int, spans: Sequence[Span]) -> Summary:
         average=sum(lengths) / len(lengths),
         largest=max(lengths),
     )
-
-
-class _Locator:
-    """Maps code-point positions to UTF-16 offsets and 1-based lines and columns."""
-
-    def __init__(self, text: str) -> None:
-        self._astral = [m.start() for m in _ASTRAL.finditer(text)]
-        self._line_starts = [0, *(m.end() for m in _LINE_BREAK.finditer(text))]
-
-    def utf16(self, position: int) -> int:
-        return position + bisect_right(self._astral, position - 1)
-
-    def line_column(self, position: int) -> tuple[int, int]:
-        line = bisect_right(self._line_starts, position)
-        return line, position - self._line_starts[line - 1] + 1
-
-
-def build_chunks(
-    text: str, spans: Sequence[Span], first: int = 0, stop: int | None = None
-) -> tuple[Chunk, ...]:
-    """Chunk records for ``spans[first:stop]`` (indices stay those of the whole list);
-    the only place chunk text is sliced from the source."""
-    locate = _Locator(text)
-    chunks = []
-    stop = len(spans) if stop is None else min(stop, len(spans))
-    if first >= stop:
-        return ()
-    prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
-    for index in range(first, stop):
-        start, end, whole, meta = spans[index]
-        overlap = max(0, min(end, prev_end) - max(start, prev_start)) if index else 0
-        start_line, start_column = locate.line_column(start)
-        end_line, end_column = locate.line_column(end - 1)
-        chunks.append(
-            Chunk(
-                index=index,
-                start=start,
-                end=end,
-                start_utf16=locate.utf16(start),
-                end_utf16=locate.utf16(end),
-                length=end - start,
-                overlap=overlap,
-                start_line=start_line,
-                start_column=start_column,
-                end_line=end_line,
-                end_column=end_column,
-                text=text[start:end],
-                whole=whole,
-                heading_path=meta.heading_path if meta else "",
-                prefix=meta.prefix if meta else "",
-                note=meta.note if meta else "",
-            )
-        )
-        prev_start, prev_end = start, end
-    return tuple(chunks)
-
-
-def size_unit_name(settings: Settings) -> str:
-    """The unit chunk size counts in, in words: "code points" or "<tokenizer> tokens"."""
-    return "code points" if sizer_for(settings).per_code_point else f"{settings.tokenizer} tokens"
-
-
-def _warnings(text: str, spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
-    """Chunks over the chunk size, measured in its unit (code points or tokens)."""
-    size = settings.chunk_size
-    sizer = sizer_for(settings)
-    if sizer.per_code_point:
-        long = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start > size]
-    else:
-        # a token holds at least one UTF-8 byte, so a span of n code points has at most
-        # 4n tokens: only longer spans are counted
-        long = [
-            (i, n)
-            for i, s in enumerate(spans)
-            if 4 * (s.end - s.start) > size and (n := sizer.length(text, s.start, s.end)) > size
-        ]
-    return _long_warnings(long, spans, settings)
-
-
-def _long_warnings(
-    long: list[tuple[int, int]], spans: Sequence[Span], settings: Settings
-) -> tuple[str, ...]:
-    if not long:
-        return ()
-    size = settings.chunk_size
-    unit = size_unit_name(settings)
-    shown = ", ".join(str(i) for i, _n in long[:5]) + (", ..." if len(long) > 5 else "")
-    head = (
-        f"{len(long):,} chunk(s) exceed the chunk size of {size:,} {unit} (index {shown}; "
-        f"the longest has {max(n for _i, n in long):,} {unit})"
-    )
-    explain = settings.mode_info.over_size
-    if explain is not None:  # the mode says why (its chunks carry no note)
-        notes = [explain(settings.options())]
-    else:
-        notes = sorted({s.meta.note for s in spans if s.meta and s.meta.note})
-    return (head + (": " + "; ".join(notes) + "." if notes else "."),)

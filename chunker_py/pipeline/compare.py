@@ -20,7 +20,8 @@ from ..config.settings import Settings
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage
 from ..modes.registry import comparison_rows
-from .analysis import Analysis, analyse, comparison_sizes, sizer_for
+from .analysis import Analysis, analyse, comparison_sizes
+from .units import sizer_for
 
 
 @dataclass(frozen=True)

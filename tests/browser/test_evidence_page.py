@@ -320,8 +320,9 @@ def test_a_question_from_a_selection_in_the_chunk_map(fresh: App) -> None:
 
 def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
     """Columns: Evidence swaps the comparison's damage columns for the evidence figures of
-    each row, equal to ``--format compare``'s ``evidence`` objects; the table still fits its
-    panel at 1,400 px; Use applies the row chosen by them."""
+    each row, equal to ``--format compare``'s ``evidence`` objects (so are the Evidence by
+    splitter rows, with IoU at k); the table still fits its panel at 1,400 px; Use applies
+    the row chosen by them."""
     fresh.page.set_viewport_size({"width": 1400, "height": 900})
     rows = [
         json.loads(x)
@@ -362,6 +363,14 @@ def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
             ]
         )
     assert shown == expected
+    # Evidence by splitter: the same cells, row for row, with IoU at k after Recall at k
+    by_splitter = fresh.page.locator("#evidence-compare-body > tr").evaluate_all(
+        "rows => rows.map(r => [...r.querySelectorAll('td.num')].map(c => c.innerText))"
+    )
+    assert by_splitter == [
+        [*cells[:5], f"{row['evidence']['retrieval']['iou']:.3f}", cells[5]]
+        for cells, row in zip(expected, rows, strict=True)
+    ]
     sizes = table.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
     assert sizes[0] <= sizes[1], sizes
     # the row keeping the most evidence whole at this size: Markdown structure (5 of 5)

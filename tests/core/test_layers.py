@@ -1,5 +1,6 @@
-"""The layers contract (pyproject.toml's [tool.importlinter], run by `python build.py test`
-as lint-imports) holds on the package and catches an upward import planted in a copy."""
+"""The import contracts (pyproject.toml's [tool.importlinter], run by `python build.py test`
+as lint-imports) hold on the package and catch each kind of import they forbid, planted in a
+copy: an upward import, one mode importing another, the settings importing a mode."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def copy_of_package(tmp_path: Path) -> Path:
 
 
 @pytest.mark.subprocess
-def test_an_upward_import_or_one_mode_importing_another_breaks_the_contract(
+def test_an_upward_import_a_mode_importing_another_or_config_importing_a_mode_breaks_a_contract(
     tmp_path: Path,
 ) -> None:
     copy = copy_of_package(tmp_path)
@@ -41,7 +42,26 @@ def test_an_upward_import_or_one_mode_importing_another_breaks_the_contract(
     limits.write_text(limits.read_text("utf-8") + "\nfrom ..pipeline import analysis\n", "utf-8")
     fixed = copy / "chunker_py" / "modes" / "fixed.py"
     fixed.write_text(fixed.read_text("utf-8") + "\nfrom . import recursive\n", "utf-8")
+    settings = copy / "chunker_py" / "config" / "settings.py"
+    settings.write_text(
+        settings.read_text("utf-8") + "\nfrom ..modes.recursive import Options\n", "utf-8"
+    )
     broken = lint_imports(copy)
     assert broken.returncode != 0
+    assert "Contracts: 0 kept, 3 broken." in broken.stdout
     assert "chunker_py.engine.limits -> chunker_py.pipeline" in broken.stdout
     assert "chunker_py.modes.fixed -> chunker_py.modes.recursive" in broken.stdout
+    assert "chunker_py.config.settings -> chunker_py.modes.recursive" in broken.stdout
+
+
+@pytest.mark.subprocess
+def test_the_settings_importing_a_mode_alone_breaks_only_the_config_contract(
+    tmp_path: Path,
+) -> None:
+    copy = copy_of_package(tmp_path)
+    settings = copy / "chunker_py" / "config" / "settings.py"
+    settings.write_text(settings.read_text("utf-8") + "\nfrom ..modes import recursive\n", "utf-8")
+    broken = lint_imports(copy)
+    assert broken.returncode != 0
+    assert "Contracts: 2 kept, 1 broken." in broken.stdout
+    assert "chunker_py.config.settings -> chunker_py.modes.recursive" in broken.stdout

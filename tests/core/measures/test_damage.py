@@ -13,7 +13,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-import chunker_py.pipeline.analysis as analysis_module
+import chunker_py.pipeline.cache as text_cache
 from chunker_py import (
     MODES,
     Damage,
@@ -329,7 +329,7 @@ def test_markdown_structure_cuts_no_fence_or_table_that_fits(text: str, size: in
     assume(result.error is None)
     d = result.damage
     assert d is not None
-    blocks = markdown_blocks(analysis_module.text_index(text))
+    blocks = markdown_blocks(text_cache.text_index(text))
     too_big_tables = [b for b in blocks if b.kind == "table" and b.end - b.start > size]
     assert d.code_blocks == sum(b.kind == "fence" for b in blocks)
     assert d.code_blocks_cut == 0  # fences that fit stay whole; bigger ones stay whole too
@@ -352,7 +352,7 @@ SETTINGS = st.builds(
 def test_damage_is_unchanged_by_recomputing(text: str, settings: Settings) -> None:
     first = analyse(text, settings)
     assume(first.damage is not None)
-    analysis_module._recent.clear()  # a fresh index: parse, sentences, graphemes again
+    text_cache._recent.clear()  # a fresh index: parse, sentences, graphemes again
     again = analyse(text, settings)
     assert again.damage == first.damage
     assert again.damage is not first.damage

@@ -16,7 +16,7 @@ from chunker_py import (
     tradeoffs,
     window_count,
 )
-from chunker_py.pipeline.analysis import sizer_for
+from chunker_py.pipeline.units import sizer_for
 
 from ..conftest import any_text, settings_strategy, texts
 
