@@ -12,7 +12,9 @@ document (milliseconds, performance.now() in the page):
 - edit: the paste's own task (the split and the result drawn);
 - longest: the longest task after it; its ratio to prose's in the same mode and run
   (prose's longest task or edit, 50 ms at least: a long task is 50 ms or more);
-- step: the longest Python step after the paint, and its name;
+- step: the longest Python step after the paint, its name and its number among that
+  generator's steps (``_comparison #0-#6``: the comparison's rows; a fresh page per mode,
+  so no row comes from another mode's cache);
 - render: the longest task in which no Python step ran (the browser's style, layout and
   paint of what a step built);
 - full gc: one full cycle collection right after (``gc.collect()``, timed in the page):
@@ -65,11 +67,14 @@ def figures(seen: dict[str, Any]) -> dict[str, Any]:
     later = [(b, d) for b, d in longs if not b <= start <= b + d]
     render = [d for b, d in later if not any(b <= s[2] <= b + d for s in after)]
     step = max(after, key=lambda s: s[3] - s[2], default=None)
+    # which of its generator's steps it was (the comparison: rows first, in
+    # chunker_py's compare_rows order, then evidence per row, then damage per size)
+    nth = 0 if step is None else [s[0] for s in after[: after.index(step)]].count(step[0])
     return {
         "edit": max([end - start, *own]),
         "longest": max((d for _b, d in later), default=0.0),
         "step": 0.0 if step is None else step[3] - step[2],
-        "step_name": "" if step is None else step[0],
+        "step_name": "" if step is None else f"{step[0].split()[-1]} #{nth}",
         "render": max(render, default=0.0),
         "steps": len(after),
     }
@@ -85,10 +90,12 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     with served_site() as served, sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        app = launch_app(browser, served.url, viewport={"width": 1400, "height": 900})
-        app.open().wait_ready()
-        probe(app)
         for mode in modes:
+            # a fresh page per mode: the per-text caches would otherwise serve the later
+            # modes' comparison rows from the first mode's run
+            app = launch_app(browser, served.url, viewport={"width": 1400, "height": 900})
+            app.open().wait_ready()
+            probe(app)
             app.choose(MODES[mode].label)
             show(app, PROSE[:-1])  # this mode's code and tables loaded
             rows = results[mode] = {}
@@ -102,10 +109,11 @@ def main() -> None:
                 print(
                     f"{MODES[mode].label:18} {name:16} edit {row['edit']:6.0f}  longest "
                     f"{row['longest']:6.0f} (x{row['ratio']:.1f} prose)  step {row['step']:6.0f} "
-                    f"{row['step_name']:40}  render {row['render']:5.0f}  full gc "
+                    f"{row['step_name']:24}  render {row['render']:5.0f}  full gc "
                     f"{row['full_gc']:5.0f}  steps {row['steps']}",
                     flush=True,
                 )
+            app.page.context.close()
         browser.close()
     over = [
         f"{m}/{d}: {max(r['edit'], r['longest']):.0f} ms"
