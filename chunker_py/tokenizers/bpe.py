@@ -146,38 +146,45 @@ def merge_short(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
 
 
 def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
-    """Same result as ``merge_short`` in O(n log n): a heap of (rank, start) over a list.
+    """Same result as ``merge_short`` in O(n log n): a heap of (rank, start, end) over a list.
 
     The leftmost-lowest pair of the scan is the heap's smallest (rank, start), since
     parts are ordered by start. Stale entries (a part that has since changed) are skipped.
+    Each entry is one int, rank, start and end packed (int comparisons instead of tuples',
+    issue 18: ~25-35 % less time on a 20,000-letter or 70,000-byte emoji piece); a part
+    merged into the one before it has ``nxt`` -1.
     """
     size = len(piece)
+    shift = (size + 1).bit_length()
+    mask = (1 << shift) - 1
+    high = 2 * shift
     nxt = list(range(1, size + 1))  # start of the next part, per part start
     prv = list(range(-1, size - 1))
-    alive = [True] * size
-    heap = []
-    for i in range(size - 1):
-        rank = ranks.get(piece[i : i + 2])
-        if rank is not None:
-            heap.append((rank, i, i + 2))
+    get = ranks.get
+    pairs = [get(piece[i : i + 2]) for i in range(size - 1)]
+    heap = [(r << high) | (i << shift) | (i + 2) for i, r in enumerate(pairs) if r is not None]
     heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        rank, start, end = heapq.heappop(heap)
-        middle = nxt[start] if alive[start] else -1
-        if middle >= size or not alive[start] or nxt[middle] != end:
+        key = pop(heap)
+        start = (key >> shift) & mask
+        end = key & mask
+        middle = nxt[start]
+        if middle < 0 or middle >= size or nxt[middle] != end:
             continue  # stale: one of the two parts has merged since
-        alive[middle] = False
+        nxt[middle] = -1
         nxt[start] = end
         if end < size:
             prv[end] = start
-            right = ranks.get(piece[start : nxt[end]])
+            after = nxt[end]
+            right = get(piece[start:after])
             if right is not None:
-                heapq.heappush(heap, (right, start, nxt[end]))
+                push(heap, (right << high) | (start << shift) | after)
         before = prv[start]
         if before >= 0:
-            left = ranks.get(piece[before:end])
+            left = get(piece[before:end])
             if left is not None:
-                heapq.heappush(heap, (left, before, end))
+                push(heap, (left << high) | (before << shift) | end)
     lengths, start = [], 0
     while start < size:
         lengths.append(nxt[start] - start)

@@ -76,3 +76,26 @@ def test_the_packaged_rank_files_are_openais_bit_for_bit(name: str) -> None:
     digest = hashlib.sha256(tiktoken_file(ranks)).hexdigest()
     assert digest == RANK_SHA256[name]  # the hash tiktoken itself checks
     assert decode_ranks(encode_ranks(list(ranks))) == ranks
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
+    """Issue 18: one piece of thousands of bytes goes through the heap merge (merge_long);
+    its packed entries must order ties and stale parts exactly as tiktoken's scan."""
+    rng = random.Random(18)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    texts = [
+        "".join(rng.choice(alphabet) for _ in range(rng.randrange(600, 4000)))
+        for alphabet in [
+            "ab",
+            "abcdefghijklmnopqrstuvwxyz",
+            "aeiourstln",
+            "0123456789",
+            "\u4e00\u4e8c\u4e09",
+        ]
+        for _ in range(2)
+    ]
+    texts += [family * 400, "\u00e9" * 3000, "x" * 5000, "ab" * 2500 + "\U0001f600" * 50]
+    tokenizer = get_tokenizer(name)
+    wrong = [t[:20] for t in texts if tokenizer.token_ends(t) != reference_ends(name, t)]
+    assert not wrong, f"{len(wrong)} of {len(texts)} differ: {wrong!r}"
