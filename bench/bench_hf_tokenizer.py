@@ -123,6 +123,35 @@ def pyodide_figures(folder: str) -> dict[str, dict[str, float]]:
     return out
 
 
+def large_bpe_file(merges: int = 200_000) -> bytes:
+    """A byte-level BPE tokenizer.json of Llama 3's scale (200 k merges, ~10 MB)."""
+    from chunker_py.tokenizers.hf.pre_tokenizers import bytes_to_chars
+
+    tokens = bytes_to_chars()
+    vocab = {token: i for i, token in enumerate(tokens)}
+    pairs: list[list[str]] = []
+    k = 0
+    while len(pairs) < merges:
+        k += 1
+        left, right = tokens[k * 7919 % len(tokens)], tokens[(k * 104729 + 1) % len(tokens)]
+        joined = left + right
+        if len(joined) > 12 or joined in vocab:
+            continue
+        vocab[joined] = len(tokens)
+        tokens.append(joined)
+        pairs.append([left, right])
+    spec = {
+        "version": "1.0",
+        "added_tokens": [],
+        "normalizer": None,
+        "pre_tokenizer": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True,
+                          "use_regex": True},
+        "model": {"type": "BPE", "dropout": None, "unk_token": None, "vocab": vocab,
+                  "merges": pairs, "ignore_merges": True},
+    }  # fmt: skip
+    return json.dumps(spec, indent=2, ensure_ascii=False).encode("utf-8")
+
+
 def reference_files() -> dict[str, tuple[str, object]]:
     """Every benchmarked tokenizer.json: {name: (its text, the tokenizers reference)}."""
     import tokenizers

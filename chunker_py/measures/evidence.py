@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from ..engine.steps import finish
 from .bm25 import BM25, bm25_tokens
 
 DEFAULT_TOP_K = 5
@@ -496,12 +497,7 @@ def evidence_of(
 ) -> Evidence | None:
     """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts and its
     ``top_k`` unless ``k`` is given); None when the result has no chunks."""
-    work = evidence_steps(analysis, questions, k=k)
-    while True:
-        try:
-            next(work)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+    return finish(evidence_steps(analysis, questions, k=k))
 
 
 SLICE = 8  # questions per step

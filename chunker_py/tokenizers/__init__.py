@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator
 
 from ..engine.errors import SettingError
+from ..engine.steps import finish
 from .base import Tokenizer
 
 TOKENIZERS: dict[str, str] = {
@@ -70,13 +71,7 @@ def add_tokenizer_json(data: bytes | str, file_name: str) -> str:
     its name: ``file:<file_name>`` (the same in the page and the CLI, so their downloads
     agree; another file of the same name gets " (2)", ...). A SettingError naming what the
     reader cannot count exactly, if anything."""
-    steps = add_tokenizer_json_in_steps(data, file_name)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            name: str = done.value
-            return name
+    return finish(add_tokenizer_json_in_steps(data, file_name))
 
 
 def add_tokenizer_json_in_steps(data: bytes | str, file_name: str) -> Generator[float, None, str]:

@@ -12,9 +12,12 @@ import math
 from collections.abc import Generator
 from typing import Any
 
+from ...engine.steps import finish
 from .tables import refuse
 
 WORD_CACHE = 65536
+BUILD_STEP = 20_000  # Unigram pieces between two chances for the page to give way
+MERGE_STEP = 2_000  # BPE merges the same (each costs about ten times a piece)
 KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
 
 
@@ -43,6 +46,11 @@ def byte_tokens(vocab: dict[str, int], text: str) -> list[int] | None:
 
 class Bpe(Model):
     def __init__(self, spec: dict[str, Any]) -> None:
+        finish(self.build(spec))
+
+    def build(self, spec: dict[str, Any]) -> Generator[None, None, None]:
+        """``__init__`` in steps of ``MERGE_STEP`` merges (the page gives way between them,
+        as for a Unigram vocabulary)."""
         super().__init__()
         vocab = spec.get("vocab")
         if not isinstance(vocab, dict) or not all(isinstance(i, int) for i in vocab.values()):
@@ -58,33 +66,37 @@ class Bpe(Model):
         self.ignore_merges = bool(spec.get("ignore_merges", False))
         if max(vocab.values(), default=0) >= KEY:
             refuse("its BPE vocabulary has ids beyond 4 million")
-        self.pairs = self._pairs(spec.get("merges"))
-
-    def _pairs(self, merges: object) -> dict[int, tuple[int, int]]:
+        self.pairs: dict[int, tuple[int, int]] = {}
+        merges = spec.get("merges")
         if not isinstance(merges, list):
             refuse("its BPE model has no list of merges")
+        for begin in range(0, len(merges), MERGE_STEP):
+            self._add_pairs(merges, begin, begin + MERGE_STEP)
+            yield
+
+    def _add_pairs(self, merges: list[Any], begin: int, end: int) -> None:
+        """Merges ``begin`` to ``end - 1``: pair key -> (rank, the merged token's id)."""
         vocab = self.vocab
         cut = len(self.prefix.encode("utf-8"))
-        pairs: dict[int, tuple[int, int]] = {}
-        for rank, merge in enumerate(merges):
-            if isinstance(merge, str):
-                parts = merge.split(" ")
-            elif isinstance(merge, list):
-                parts = merge
-            else:
-                parts = []
-            if len(parts) != 2 or not all(isinstance(p, str) for p in parts):
+        pairs = self.pairs
+        for rank, merge in enumerate(merges[begin:end], begin):
+            parts = merge.split(" ") if isinstance(merge, str) else merge
+            if not isinstance(parts, list) or len(parts) != 2:
                 refuse(f"its BPE merge {merge!r} is not a pair of tokens")
             left, right = parts
+            if not (isinstance(left, str) and isinstance(right, str)):
+                refuse(f"its BPE merge {merge!r} is not a pair of tokens")
             try:
-                joined = (left.encode() + right.encode()[cut:]).decode("utf-8")
+                if cut:
+                    joined = (left.encode() + right.encode()[cut:]).decode("utf-8")
+                else:
+                    joined = left + right
                 new_id = vocab[joined]
                 pairs[vocab[left] * KEY + vocab[right]] = (rank, new_id)
             except (KeyError, UnicodeDecodeError):
                 refuse(
                     f"its BPE merge {left!r} {right!r} makes or uses a token not in the vocabulary"
                 )
-        return pairs
 
     def _unk_id(self) -> int:
         unk_id = self.vocab.get(str(self.unk))
@@ -225,13 +237,11 @@ class WordPiece(Model):
 
 
 UNK_PENALTY = 10.0
-BUILD_STEP = 20_000  # pieces between two chances for the page to give way
 
 
 class Unigram(Model):
     def __init__(self, spec: dict[str, Any]) -> None:
-        for _ in self.build(spec):
-            pass
+        finish(self.build(spec))
 
     def build(self, spec: dict[str, Any]) -> Generator[None, None, None]:
         """``__init__`` in steps of ``BUILD_STEP`` pieces (the page gives way between
@@ -331,25 +341,34 @@ class Unigram(Model):
 
 
 def read_model_in_steps(spec: object) -> Generator[None, None, Model]:
-    """``read_model``, giving way while a large Unigram vocabulary is built."""
-    if isinstance(spec, dict) and spec.get("type") == "Unigram":
-        model = Unigram.__new__(Unigram)
+    """``read_model``, giving way while a large BPE or Unigram model is built."""
+    kind = model_type(spec)
+    if kind in ("BPE", "Unigram"):
+        assert isinstance(spec, dict)
+        model: Bpe | Unigram = Bpe.__new__(Bpe) if kind == "BPE" else Unigram.__new__(Unigram)
         yield from model.build(spec)
         return model
     return read_model(spec)
 
 
-def read_model(spec: object) -> Model:
+def model_type(spec: object) -> str | None:
+    """The model's type, guessed for files from before models were tagged."""
     if not isinstance(spec, dict):
         refuse("it has no model")
     kind = spec.get("type")
-    if kind is None:  # files from before models were tagged
+    if kind is None:
         if "merges" in spec:
             kind = "BPE"
         elif isinstance(spec.get("vocab"), list):
             kind = "Unigram"
         elif "continuing_subword_prefix" in spec or "max_input_chars_per_word" in spec:
             kind = "WordPiece"
+    return kind
+
+
+def read_model(spec: object) -> Model:
+    kind = model_type(spec)
+    assert isinstance(spec, dict)
     if kind == "BPE":
         return Bpe(spec)
     if kind == "WordPiece":

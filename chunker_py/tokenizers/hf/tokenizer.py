@@ -15,9 +15,11 @@ import re
 from collections.abc import Generator
 from typing import Any
 
-from ..base import Tokenizer
+from ...engine.steps import finish, relay
+from ..base import LruDict, Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
+from .blocks import BLOCK, BLOCKS, continuation_normalizer, split_safe
 from .json_steps import json_text, parse_in_steps
 from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
@@ -26,6 +28,7 @@ from .tables import FIELD, Owners, RangeSet, refuse
 
 MAX_BYTES = 64 * 1024 * 1024  # Gemma's 33 MB file fits; a 200 MB file is refused
 Segment = tuple[int, int, bool]  # start, end, is an added token
+BLOCK_CACHE = 16384
 
 
 class AddedToken:
@@ -96,9 +99,17 @@ class HfTokenizer(Tokenizer):
         self.normalized = AddedTokens(normalized_tokens)
         self.family = family
         self.track_always = metaspace_first(pre_tokenizer)
+        added = [(t.content, t.rstrip, t.single_word) for t in (*raw_tokens, *normalized_tokens)]
+        self.in_blocks = split_safe(normalizer, pre_tokenizer, model, added)
+        self.continued = continuation_normalizer(normalizer)
+        # Blocks after a text's first one, counted as continuations (keyed apart from the
+        # texts ``count`` caches: with a Prepend normalizer the two counts differ).
+        self._blocks = LruDict(BLOCK_CACHE)
 
-    def pieces(self, text: str, track: bool) -> list[tuple[Piece, bool]]:
-        """(piece, is an added token) in order; an added token's piece is its source span."""
+    def pieces(self, text: str, track: bool, continued: bool = False) -> list[tuple[Piece, bool]]:
+        """(piece, is an added token) in order; an added token's piece is its source span.
+        ``continued``: ``text`` is a block after the first (``blocks``), so its first
+        segment is normalized without the Prepend normalizer's text."""
         out: list[tuple[Piece, bool]] = []
         for start, end, added in self.raw.segments(text):
             if added:
@@ -108,8 +119,9 @@ class HfTokenizer(Tokenizer):
                 continue
             segment = text[start:end]
             owners: Owners = list(range(start, end)) if track else None
-            if self.normalizer is not None:
-                segment, owners = self.normalizer.apply(segment, owners)
+            normalizer = self.continued if continued and start == 0 else self.normalizer
+            if normalizer is not None:
+                segment, owners = normalizer.apply(segment, owners)
             for n_start, n_end, n_added in self.normalized.segments(segment):
                 sub_owners = owners[n_start:n_end] if owners is not None else None
                 # HF's offsets_original().0: the source offset of the slice's first character
@@ -126,9 +138,26 @@ class HfTokenizer(Tokenizer):
 
     def _count(self, text: str) -> int:
         text = same_length_text(text)
+        if not self.in_blocks or len(text) < 2 * BLOCK:
+            return self._count_whole(text)
+        blocks = BLOCKS.findall(text)
+        if len(blocks) == 1:
+            return self._count_whole(text)
+        # The first block through ``count``'s own cache, the others as continuations.
+        total = self.count(blocks[0])
+        cache = self._blocks
+        for block in blocks[1:]:
+            found = cache.get(block)
+            if found is None:
+                found = self._count_whole(block, continued=True)
+                cache.put(block, found)
+            total += found
+        return total
+
+    def _count_whole(self, text: str, continued: bool = False) -> int:
         tokenize = self.model.tokenize
         total = 0
-        for piece, added in self.pieces(text, self.track_always):
+        for piece, added in self.pieces(text, self.track_always, continued):
             total += 1 if added else len(tokenize(piece[0]))
         return total
 
@@ -159,17 +188,6 @@ def read_added_tokens(spec: object) -> list[dict[str, Any]]:
     return spec
 
 
-def _model_in_steps(spec: object) -> Generator[float, None, Model]:
-    steps = read_model_in_steps(spec)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            model: Model = done.value
-            return model
-        yield PARSED
-
-
 def family_of(spec: dict[str, Any]) -> str:
     kind = spec["model"].get("type") or "model"
     if kind == "BPE" and spec["model"].get("byte_fallback"):
@@ -191,13 +209,7 @@ def check_tokenizer_size(size: int) -> None:
 def load_tokenizer_json(data: bytes | str, name: str) -> HfTokenizer:
     """Read a tokenizer.json's contents; a ``SettingError`` (field ``tokenizer_file``)
     naming what it cannot reproduce exactly, if anything."""
-    steps = load_in_steps(data, name)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            tokenizer: HfTokenizer = done.value
-            return tokenizer
+    return finish(load_in_steps(data, name))
 
 
 PARSED = 0.9  # the share of a load's progress that parsing the JSON stands for
@@ -209,14 +221,7 @@ def load_in_steps(data: bytes | str, name: str) -> Generator[float, None, HfToke
     there), and returns the tokenizer."""
     check_tokenizer_size(len(data))
     try:
-        steps = parse_in_steps(json_text(data))
-        while True:
-            try:
-                fraction = next(steps)
-            except StopIteration as done:
-                spec = done.value
-                break
-            yield fraction * PARSED
+        spec = yield from relay(parse_in_steps(json_text(data)), PARSED.__mul__)
     except (ValueError, RecursionError):
         refuse("it is not JSON (a truncated or damaged file?)")
     yield PARSED
@@ -224,7 +229,7 @@ def load_in_steps(data: bytes | str, name: str) -> Generator[float, None, HfToke
         refuse("it is JSON but not a tokenizer.json (it has no model)")
     normalizer = read_normalizer(spec.get("normalizer"))
     pre_tokenizer = read_pre_tokenizer(spec.get("pre_tokenizer"))
-    model = yield from _model_in_steps(spec["model"])
+    model = yield from relay(read_model_in_steps(spec["model"]), lambda _: PARSED)
     raw: list[AddedToken] = []
     normalized: list[AddedToken] = []
     for token in read_added_tokens(spec.get("added_tokens")):

@@ -385,6 +385,62 @@ def test_random_texts_count_and_end_as_tokenizers(family: str, text: str) -> Non
     assert_same(family, text)
 
 
+# ---------------------------------------------------------------- counting in blocks
+
+# Families whose long texts are counted block by block (see hf/blocks.py); the kitchen
+# sink's Strip normalizer keeps it whole, and so does the Prepend family's single_word
+# token "Word" (normalized to "▁Word": after a word in a text, first in a block), so that
+# family is also tested without it.
+WHOLE = ["BPE byte fallback (Prepend + Replace)", "BPE kitchen sink"]
+IN_BLOCKS = [family for family in FAMILIES if family not in WHOLE]
+PREPEND = "BPE byte fallback (Prepend + Replace), no single_word token"
+
+
+@cache
+def in_blocks(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    if family != PREPEND:
+        return trained(family)
+    data = json.loads(trained(WHOLE[0])[0].to_str())
+    data["added_tokens"] = [t for t in data["added_tokens"] if not t["single_word"]]
+    text = json.dumps(data, ensure_ascii=False)
+    reference = tokenizers.Tokenizer.from_str(text)
+    reference.no_padding()
+    reference.no_truncation()
+    return reference, load_tokenizer_json(text, family)
+
+
+ascii_words = st.text("abcXYZ019.,;:!?'", min_size=1, max_size=6)
+near_spaces = st.sampled_from(
+    ["\u0301", "e\u0301", "\r\n", "\n", "  ", "\t", "\u00a0", "\ufeff", "[MARK]", "Word",
+     "xyz", "<|endoftext|>", "'s", "1234", "\u2581", "。", "👩\u200d💻"]
+)  # fmt: skip
+long_texts = st.lists(
+    st.one_of(ascii_words, ascii_words, near_spaces, token_texts, multilingual),
+    min_size=20,
+    max_size=60,
+).map(" ".join)
+
+
+def test_the_families_count_long_texts_in_blocks() -> None:
+    assert [family for family in FAMILIES if trained(family)[1].in_blocks] == IN_BLOCKS
+    assert in_blocks(PREPEND)[1].in_blocks
+
+
+@pytest.mark.parametrize("family", [*IN_BLOCKS, PREPEND])
+@settings(max_examples=30, deadline=None)
+@given(text=long_texts, where=st.integers(0, 10**6), typed=st.sampled_from(["x", " ", "", ". A"]))
+def test_long_texts_and_their_edits_count_as_tokenizers_in_blocks(
+    family: str, text: str, where: int, typed: str
+) -> None:
+    """The blocks' counts add up to HF's count of the whole text, and so do they after a
+    keystroke, when most blocks come from the cache."""
+    reference, ours = in_blocks(family)
+    position = where % (len(text) + 1)
+    edited = text[:position] + typed + text[position + 1 :]
+    for version in (text, edited):
+        assert ours.count(version) == len(reference.encode(version, add_special_tokens=False).ids)
+
+
 # ---------------------------------------------------------------- the real BERT file
 
 
