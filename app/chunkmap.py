@@ -5,6 +5,8 @@ maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Acti
 chunk (click, Enter or Space) shows its record row and preview item, all records being
 listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
 Damage found after the paint marks the chunks' edges (words in each handle's name).
+Every word said about a chunk (its handle's name, the detail line) is written here, with
+app/describe.py; the script only sets them.
 The questions' evidence (issue 19) is underlined over the chunks by a CSS highlight (the
 text's elements are not touched) and each chunk holding some names its questions; text
 selected in the map can be added as evidence (``selection``).
@@ -15,6 +17,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
+import describe
 from dom import Windowed, by_id, found, number, on, to_json
 from js import window
 
@@ -48,6 +51,14 @@ class ChunkMap:
         # a result not drawn yet because the map was off screen (drawn after the paint)
         self.waiting: Analysis | None = None
         self.evidence: tuple[str, str] = ("", "")  # the text and marks of the evidence shown
+        # the drawn result, its chunks' names without damage and evidence, their damage
+        # and evidence in words, and the names the handles have now
+        self.drawn: Analysis | None = None
+        self.base: list[str] = []
+        self.damage_words: list[str] = []
+        self.evidence_words: dict[int, str] = {}
+        self.names: list[str] = []
+        self.last_spans: Any = ()
 
     @property
     def deferred(self) -> bool:
@@ -55,8 +66,10 @@ class ChunkMap:
 
     def wire(self) -> None:
         js = window.ciChunkMap
-        js.wireChunkMap(self.root, by_id("chunk-map-detail"), by_id("chunk-map-panel"))
+        js.wireChunkMap(self.root, by_id("chunk-map-panel"))
         js.wireSelection(self.root)
+        on(self.root, "mouseover", self._describe)
+        on(self.root, "focusin", self._describe)
         on(self.root, "click", self._clicked)
         on(self.root, "keydown", self._key)
         on(self.back, "click", lambda _event: self._return())
@@ -69,7 +82,9 @@ class ChunkMap:
         would only delay the keystroke's frame)."""
         self.waiting = None
         if analysis is None or not analysis.spans:
-            self.last = None
+            self.last = self.drawn = None
+            self.base, self.names, self.damage_words, self.last_spans = [], [], [], ()
+            self.evidence_words = {}
             self.root.replaceChildren()
             by_id("chunk-map-panel").hidden = True
             self.back.hidden = True
@@ -98,6 +113,10 @@ class ChunkMap:
         # [[start, end], ...]: a span's first two fields, picked in C
         spans = to_json(list(map(itemgetter(0, 1), analysis.spans)))
         window.ciChunkMap.chunkMap(self.root, analysis.text, spans)
+        self.base = self._base_names(analysis.spans)
+        self.drawn = analysis
+        self.damage_words, self.evidence_words = [], {}  # this result's come later
+        self._name()
         # evidence marks are the older result's until the evidence step marks this one
         self._evidence(analysis.text, _NO_EVIDENCE)
         count = len(analysis.spans)
@@ -109,7 +128,10 @@ class ChunkMap:
     def mark_damage(self, damage: Damage | None) -> None:
         """Once the damage of the shown result is known (after the paint)."""
         if damage is not None and self.last is not None:
-            window.ciChunkMap.markDamage(self.root, to_json(damage_marks(damage)))
+            marks = damage_marks(damage)
+            window.ciChunkMap.markDamage(self.root, to_json(marks))
+            self.damage_words = [words for _start, _end, words in marks]
+            self._name()
 
     def mark_evidence(
         self, analysis: Analysis | None, ranges: list[tuple[int, int]], words: dict[int, str]
@@ -121,6 +143,43 @@ class ChunkMap:
             return
         marks = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
         self._evidence(analysis.text, marks)
+        if words != self.evidence_words:
+            self.evidence_words = dict(words)
+            self._name()
+
+    def _base_names(self, spans: Any) -> list[str]:
+        """Each chunk's name before its damage and evidence; a chunk whose span and the
+        one before it are unchanged keeps its name (typing near the end renames few)."""
+        old, kept = self.last_spans, 0
+        limit = min(len(old), len(spans), len(self.base))
+        while kept < limit and spans[kept] == old[kept]:
+            kept += 1
+        self.last_spans = spans
+        return self.base[:kept] + describe.names(spans, kept)
+
+    def _name(self) -> None:
+        """Give the handles their names: only the ones changed are sent."""
+        damage, evidence = self.damage_words, self.evidence_words
+        names = [
+            describe.full_name(base, damage[i] if i < len(damage) else "", evidence.get(i, ""))
+            for i, base in enumerate(self.base)
+        ] if damage or evidence else self.base  # fmt: skip
+        old = self.names
+        changed = {str(i): n for i, n in enumerate(names) if i >= len(old) or old[i] != n}
+        self.names = names
+        window.ciChunkMap.nameChunks(self.root, to_json({"count": len(names), "changed": changed}))
+
+    def _describe(self, event: Any) -> None:
+        """The detail line: the chunk under the pointer or focus, in words."""
+        index = self._index(event)
+        analysis = self.drawn
+        if index is None or analysis is None or index >= len(analysis.spans):
+            return
+        (chunk,) = analysis.chunk_window(index, index + 1)
+        damage = self.damage_words[index] if index < len(self.damage_words) else ""
+        by_id("chunk-map-detail").textContent = describe.detail(
+            chunk, damage, self.evidence_words.get(index, "")
+        )
 
     def _evidence(self, text: str, marks: str) -> None:
         if self.evidence != (text, marks):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import describe
 from dom import Windowed, by_id, number, on, render, to_json
 
 from chunker_py import Analysis, Chunk
@@ -31,14 +32,7 @@ class Preview(Windowed):
             gap = c.start - spans[c.index - 1].end if c.index else c.start
             item = {
                 "index": c.index,
-                "title": (
-                    f"#{c.index} · {number(c.start)}–{number(c.end)} · "  # noqa: RUF001
-                    f"{number(c.length)} code points"
-                    + (f" · repeats {number(c.overlap)}" if c.overlap else "")
-                    + (" · unsplittable piece, kept whole" if c.whole else "")
-                    + (f" · {c.note}" if c.note else "")
-                    + (f" · {c.heading_path}" if c.heading_path else "")
-                ),
+                "title": describe.title(c),
                 "repeated": c.text[:cut],
                 "rest": c.text[cut:],
             }

@@ -7,15 +7,8 @@
 // Elements are keyed by their text, so a keystroke rebuilds only the elements whose text
 // changed; the others are kept and get their index, offsets and colour as attributes.
 
-// Whitespace symbols: Python's table (app/dom.py, WHITESPACE), as the preview draws them.
-const gapSymbols = () => globalThis.ciWhitespace || {};
-
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
+// Elements and whitespace symbols as the preview makes them: render.js's (loaded first).
+const el = (tag, className, text) => globalThis.ciRender.make(tag, className, text);
 
 // The UTF-16 offset of every code point offset (JS strings index UTF-16 units), as an
 // array, or null when the text has no surrogate pair and the two are the same.
@@ -29,10 +22,6 @@ const utf16Offsets = (text) => {
   }
   return out;
 };
-
-// One formatter: toLocaleString would build a new one per call (thousands per keystroke).
-const NUMBER = new Intl.NumberFormat("en-US");
-const fmt = (n) => NUMBER.format(n);
 
 // The map's pieces in source order: {kind: "chunk"|"gap"|"covered", a, b (code points),
 // ...}. `spans` is a [[start0, end0], [start1, end1], ...] list in source order.
@@ -80,8 +69,7 @@ const buildGap = (slice, kind) => {
   const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
   if (kind === "gap") {
     // the omitted characters stay in the text (copying gives the source); CSS draws them
-    const symbols = gapSymbols();
-    node.dataset.shown = [...slice].map((ch) => symbols[ch] || ch).join("");
+    node.dataset.shown = globalThis.ciRender.symbols(slice);
   }
   return node;
 };
@@ -90,8 +78,8 @@ const setAttr = (node, name, value) => {
   if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 };
 
-// A chunk's damage: at its start, at its end, and all of it in words ("" for none). The
-// handle's accessible name says it; CSS marks the edges.
+// A chunk's damage: at its start, at its end, and all of it in words ("" for none). CSS
+// marks the edges; the handle's name (nameChunks) says it.
 const setMarks = (node, startMark, endMark, words) => {
   // most chunks are unchanged between keystrokes: skip them by one comparison
   const sig = `${node._place}:${startMark}:${endMark}:${words}`;
@@ -100,18 +88,23 @@ const setMarks = (node, startMark, endMark, words) => {
   setAttr(node, "data-start-mark", startMark);
   setAttr(node, "data-end-mark", endMark);
   setAttr(node, "data-damage", words);
-  const start = Number(node.dataset.start);
-  const end = Number(node.dataset.end);
-  const repeated = Number(node.dataset.repeated);
-  setAttr(
-    node.firstChild,
-    "aria-label",
-    `Chunk ${node.dataset.index}, code points ${fmt(start)} to ${fmt(end)}, ` +
-      `${fmt(end - start)} long` +
-      (repeated ? `, starts with ${fmt(repeated)} repeated` : "") +
-      (words ? `, damage: ${words}` : "") +
-      (node.dataset.evidence ? `, holds evidence of ${node.dataset.evidence}` : ""),
-  );
+};
+
+// json: {count, changed: {"<chunk index>": name}}: the handles' accessible names, written
+// by app/chunkmap.py (only the changed ones are sent; the rest are kept on the root). A
+// handle built or placed anew gets its chunk's name too.
+const nameChunks = (root, json) => {
+  const { count, changed } = JSON.parse(json);
+  const names = (root._names || []).slice(0, count);
+  for (const index in changed) names[index] = changed[index];
+  root._names = names;
+  for (const node of root.getElementsByClassName("map-chunk")) {
+    const name = names[node._index];
+    if (node._name !== name) {
+      node._name = name;
+      node.firstChild.setAttribute("aria-label", name);
+    }
+  }
 };
 
 // json: [[startMark, endMark, words], ...] per chunk index (from the damage analysis).
@@ -128,6 +121,7 @@ const place = (node, p, empty) => {
   const where = `${p.i}:${p.start}:${p.end}`;
   if (node._place === where) return;
   node._place = where;
+  node._index = p.i;
   setAttr(node, "class", `map-chunk c${p.i % 2}${empty ? " map-empty" : ""}`);
   setAttr(node, "data-index", String(p.i));
   setAttr(node, "data-start", String(p.start));
@@ -221,27 +215,11 @@ const focusChunk = (root, index) => {
 let shown = false;
 const onScreen = () => shown;
 
-// Detail line under the map: the chunk under the pointer or focus; and arrow-key moves.
-const wireChunkMap = (root, detail, panel) => {
+// Arrow-key moves between chunks (the detail line under the map is app/chunkmap.py's).
+const wireChunkMap = (root, panel) => {
   new IntersectionObserver((entries) => {
     for (const entry of entries) shown = entry.isIntersecting;
   }).observe(panel);
-  const describe = (event) => {
-    const node = event.target.closest && event.target.closest(".map-chunk");
-    if (!node || !root.contains(node)) return;
-    const start = Number(node.dataset.start);
-    const end = Number(node.dataset.end);
-    const repeated = Number(node.dataset.repeated);
-    const words = node.dataset.damage;
-    detail.textContent =
-      `Chunk #${node.dataset.index} · ${fmt(start)}–${fmt(end)} · ${fmt(end - start)} code points` +
-      (repeated ? ` · repeats ${fmt(repeated)}` : "") +
-      (words ? ` · damage: ${words}` : "") +
-      (node.dataset.evidence ? ` · evidence of ${node.dataset.evidence}` : "") +
-      " · Enter or click: show its record";
-  };
-  root.addEventListener("mouseover", describe);
-  root.addEventListener("focusin", describe);
   root.addEventListener("keydown", (event) => {
     const node = event.target.closest(".map-chunk");
     if (!node) return;
@@ -258,8 +236,8 @@ const wireChunkMap = (root, detail, panel) => {
 
 // -- Evidence (issue 19): the questions' excerpts underlined over the chunks, with the CSS
 // Custom Highlight API (no element is added or changed: the text stays as textContent put
-// it), and each chunk holding evidence names its questions (data-evidence, the handle's
-// name, the detail line). The map's text nodes hold the source text in order, so a
+// it), and each chunk holding evidence names its questions (data-evidence; the handle's
+// name and the detail line say so, from app/chunkmap.py). The map's text nodes hold the source text in order, so a
 // code-point offset is found by walking them.
 
 // The text nodes of `root` with their UTF-16 starts, and the UTF-16 offset of every code
@@ -298,9 +276,6 @@ const markEvidence = (root, json) => {
     if ((node.dataset.evidence || "") !== words) {
       if (words) node.dataset.evidence = words;
       else node.removeAttribute("data-evidence");
-      node._sig = ""; // the handle's name says it: set again below
-      setMarks(node, node.dataset.startMark || "", node.dataset.endMark || "",
-               node.dataset.damage || ""); // prettier-ignore
     }
   }
   if (!globalThis.CSS || !CSS.highlights || typeof Highlight === "undefined") return;
@@ -370,6 +345,6 @@ const wireSelection = (root) => {
 const selectedIn = () => lastSelection;
 
 globalThis.ciChunkMap = {
-  chunkMap, markDamage, focusChunk, wireChunkMap, onScreen, pieces, markEvidence,
+  chunkMap, nameChunks, markDamage, focusChunk, wireChunkMap, onScreen, pieces, markEvidence,
   selectionOffsets, wireSelection, selectedIn,
 }; // prettier-ignore

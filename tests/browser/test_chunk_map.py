@@ -245,6 +245,40 @@ def test_the_map_is_operable_from_the_keyboard(app: App) -> None:
     ).to_be_focused()
 
 
+def assert_described_as_in_the_preview(app: App, text: str) -> None:
+    expect(app.page.locator("#app")).to_have_attribute("data-damage", "ready")
+    chunks = analyse(text, current_settings(app)).chunks
+    titles = app.page.locator("#preview-list .chunk-title").all_text_contents()
+    assert len(titles) == min(len(chunks), 60)
+    app.page.mouse.move(0, 0)  # the detail line follows the pointer too
+    detail = app.page.locator("#chunk-map-detail")
+    for c in (chunks[0], chunks[1], chunks[len(titles) - 1]):
+        assert titles[c.index].startswith(f"#{c.index} · {c.start:,}–{c.end:,} · ")  # noqa: RUF001
+        handle = app.page.locator(f'#chunk-map .map-chunk[data-index="{c.index}"] > *').first
+        handle.focus()
+        said = re.escape(f"Chunk {titles[c.index]} · ")
+        expect(detail).to_have_text(re.compile(f"^{said}.*Enter or click: show its record$"))
+        name = f"Chunk {c.index}, code points {c.start:,} to {c.end:,}, {c.length:,} long"
+        name += f", starts with {c.overlap:,} repeated" if c.overlap else ""
+        label = handle.get_attribute("aria-label") or ""
+        assert label == name or label.startswith(name + ", "), (label, name)
+
+
+def test_a_chunk_is_described_in_the_map_as_in_the_preview(app: App) -> None:
+    """The map's detail line for a chunk is its preview title (one description, made in
+    Python), then what activating it does; its button name states the chunk's index, range,
+    length and overlap, the overlap in full even where the next chunk starts inside it."""
+    load_file(app, EMOJI_CRLF)
+    configure(app, None, "fixed", size=20, overlap=15)
+    chunks = analyse(EMOJI_CRLF, current_settings(app)).chunks
+    assert any(c.overlap > chunks[c.index + 1].start - c.start for c in chunks[:-1])
+    assert_described_as_in_the_preview(app, EMOJI_CRLF)
+    configure(app, SAMPLE, size=200, overlap=40)
+    app.choose("Markdown structure")  # titles with heading paths
+    assert_described_as_in_the_preview(app, SAMPLE)
+    app.choose("Recursive")
+
+
 # ---------------------------------------------------------------- histogram
 
 REACT_COUNTER = """() => {
