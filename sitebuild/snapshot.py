@@ -64,6 +64,7 @@ SNAPSHOT_LAZY = (
     *(
         f"chunker_py.tokenizers.hf.{name}"
         for name in (
+            "blocks",
             "forms",
             "json_steps",
             "models",
