@@ -65,7 +65,8 @@ SPACED_WORDS = SPACED.split()
 
 def spaced_text(code_points: int = 20_000) -> str:
     """A Cyrillic and Greek document (spaces between words, no ASCII), words shuffled."""
-    words, k = [], 0
+    words: list[str] = []
+    k = 0
     while sum(map(len, words)) + len(words) < code_points:
         k += 1
         words.append(SPACED_WORDS[(k * 7919) % len(SPACED_WORDS)])
