@@ -24,9 +24,7 @@ from dataclasses import replace
 import chart
 import damage as damage_panel
 import histogram
-import readiness
 import settings
-import summary
 import theme
 from chunkmap import ChunkMap
 from copycode import CopyCode
@@ -44,8 +42,10 @@ from export import Export
 from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
+from readiness import Readiness, Verdict
 from records import Records
 from source import Source
+from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
 
 import chunker_py
@@ -77,6 +77,9 @@ ChartJob = tuple[str, Settings, int]
 class Page:
     def __init__(self) -> None:
         self.root = by_id("app")
+        self.readiness = Readiness()
+        self.figures = Figures()
+        self.tokens = TokenFigures()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -183,7 +186,7 @@ class Page:
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
             self._clear_after_bug()
-            readiness.bug(f"{type(exc).__name__}: {exc}")
+            self.readiness.bug(f"{type(exc).__name__}: {exc}")
             self.outcome = self.root.dataset.state = "error"  # until the input changes
             self.root.removeAttribute("aria-busy")
             return False
@@ -303,10 +306,10 @@ class Page:
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
         """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
-        summary.show_tokens(result, True)
         if not self.view.tokens_ready:
             self.view = replace(self.view, tokens_ready=True)
             self.records.show(self.view)
+        self.tokens.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
@@ -382,7 +385,7 @@ class Page:
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
-        for clear in (lambda: summary.show(None), lambda: self.preview.show(ListView()),
+        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
                       lambda: self.records.show(ListView()), lambda: chart.show((), None),
                       lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
             try:
@@ -430,7 +433,7 @@ class Page:
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
-        readiness.show(problem, warnings, notes or ())
+        self.readiness.show(Verdict(problem, warnings, notes or ()))
         bar = by_id("result-bar")
         bar.hidden = False
         bar.textContent = (
@@ -438,13 +441,13 @@ class Page:
             if result is not None
             else "Check inputs · Show the message ↓"
         )
-        summary.show(result.summary if result is not None else None)
+        self.figures.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
-        if result is None or not result.spans or not loaded:
-            summary.show_tokens(result, False)  # else counted after the paint
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None
         self.view = ListView(result, only, loaded)
+        if result is None or not result.spans or not loaded:
+            self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)
