@@ -21,11 +21,10 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-import chart
 import damage as damage_panel
-import histogram
 import settings
 import theme
+from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
 from dom import (
@@ -39,6 +38,7 @@ from dom import (
 )
 from evidence import EvidencePanel, evidence_marks
 from export import Export
+from histogram import SizesChart
 from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
@@ -80,6 +80,8 @@ class Page:
         self.readiness = Readiness()
         self.figures = Figures()
         self.tokens = TokenFigures()
+        self.tradeoff = TradeoffChart()
+        self.sizes = SizesChart()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -108,7 +110,7 @@ class Page:
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
         self.evidence.map_selection = self._map_selection
         self.evidence.on_found = self._evidence_found
-        self.evidence.on_sizes = chart.show_evidence
+        self.evidence.on_sizes = self.tradeoff.show_evidence
         self.evidence.show_chunk = self.chunk_map.activate
 
     def start(self) -> None:
@@ -125,7 +127,7 @@ class Page:
         self.chunk_map.wire()
         self.copy_code.wire()
         self.evidence.wire()
-        theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
+        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
@@ -216,7 +218,7 @@ class Page:
         self.root.dataset.chart = "pending"
         if result is None:
             self.result = None
-            histogram.show(None)
+            self.sizes.show(None)
             damage_panel.show_group(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
@@ -227,7 +229,7 @@ class Page:
             self.result = result
             damage_panel.pending(True)
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
-            steps.append(lambda: histogram.show(result))
+            steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self._tokens(result))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
@@ -297,11 +299,11 @@ class Page:
     def _chart(self, job: ChartJob | None) -> None:
         """Size trade-offs: the counts at the comparison sizes (several splits)."""
         if job is None:
-            chart.show((), None)
+            self.tradeoff.show(TradeoffView())
         else:
             text, chosen, count = job
-            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size,
-                       size_unit_name(chosen))  # fmt: skip
+            bars = tradeoffs(text, chosen, known=count)
+            self.tradeoff.show(TradeoffView(bars, chosen.chunk_size, size_unit_name(chosen)))
         self.root.dataset.chart = "ready"
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
@@ -336,7 +338,7 @@ class Page:
         for row in damage_by_size_rows(result.text, result.settings, known=result):
             by_size.append(row)
             yield
-        chart.show_damage(by_size)
+        self.tradeoff.show_damage(by_size)
         yield
         self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
@@ -386,8 +388,10 @@ class Page:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
         for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
-                      lambda: self.records.show(ListView()), lambda: chart.show((), None),
-                      lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
+                      lambda: self.records.show(ListView()),
+                      lambda: self.tradeoff.show(TradeoffView()),
+                      lambda: self.chunk_map.show(None),
+                      lambda: self.sizes.show(None)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
