@@ -38,6 +38,14 @@ class Readiness:
             "next edit will try again."
         )
 
+    def unavailable(self, why: str) -> None:
+        """A file of the page did not arrive (``why`` names it): not a bug, and not the
+        inputs."""
+        by_id("readiness").dataset.status = "unavailable"
+        by_id("readiness-status").textContent = "Part of the page did not load"
+        message = f"{why}. Reload the page to try again; your text and settings are unchanged."
+        by_id("readiness-message").textContent = message
+
 
 def _list(element_id: str, items: Sequence[str]) -> None:
     listing = by_id(element_id)

@@ -54,3 +54,9 @@ class TokenFigures:
             else:
                 text = number(getattr(summary, key))
             by_id(f"tokens-{key}").textContent = text
+
+    def unavailable(self, why: str) -> None:
+        """No token figures: the tokenizers' code did not arrive (``why`` names the file)."""
+        by_id("tokens-status").textContent = f"(unavailable: {why})"
+        for key in TOKEN_FIGURES:
+            by_id(f"tokens-{key}").textContent = "—"
