@@ -107,11 +107,14 @@ class Page:
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
-        self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
-        self.evidence.map_selection = self._map_selection
-        self.evidence.on_found = self._evidence_found
-        self.evidence.on_sizes = self.tradeoff.show_evidence
-        self.evidence.show_chunk = self.chunk_map.activate
+        self.evidence = EvidencePanel(  # issue 19
+            self.source,
+            apply_row=self._apply_row,
+            map_selection=self._map_selection,
+            on_found=self._evidence_found,
+            on_sizes=self.tradeoff.show_evidence,
+            show_chunk=self.chunk_map.activate,
+        )
 
     def start(self) -> None:
         share_whitespace_symbols()
