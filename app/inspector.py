@@ -21,13 +21,10 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-import chart
 import damage as damage_panel
-import histogram
-import readiness
 import settings
-import summary
 import theme
+from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
 from dom import (
@@ -41,11 +38,14 @@ from dom import (
 )
 from evidence import EvidencePanel, evidence_marks
 from export import Export
+from histogram import SizesChart
 from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
+from readiness import Readiness, Verdict
 from records import Records
 from source import Source
+from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
 
 import chunker_py
@@ -77,6 +77,11 @@ ChartJob = tuple[str, Settings, int]
 class Page:
     def __init__(self) -> None:
         self.root = by_id("app")
+        self.readiness = Readiness()
+        self.figures = Figures()
+        self.tokens = TokenFigures()
+        self.tradeoff = TradeoffChart()
+        self.sizes = SizesChart()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -105,7 +110,7 @@ class Page:
         self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
         self.evidence.map_selection = self._map_selection
         self.evidence.on_found = self._evidence_found
-        self.evidence.on_sizes = chart.show_evidence
+        self.evidence.on_sizes = self.tradeoff.show_evidence
         self.evidence.show_chunk = self.chunk_map.activate
 
     def start(self) -> None:
@@ -122,7 +127,7 @@ class Page:
         self.chunk_map.wire()
         self.copy_code.wire()
         self.evidence.wire()
-        theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
+        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
@@ -176,14 +181,23 @@ class Page:
     def _frame_drawn(self) -> None:
         self.computed_this_frame = False
 
-    def _guarded(self, work: Callable[[], None]) -> bool:
-        """Run ``work``; a bug in it is shown (and False returned), the page keeps working."""
+    def _guarded(self, work: Callable[[], None], *, after_paint: bool = False) -> bool:
+        """Run ``work``; a bug in it is shown (and False returned), the page keeps working.
+        When app.zip could not be loaded, that is what is shown instead (not a bug); work
+        after the paint then leaves the result shown as it is."""
         try:
             work()
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
+            missing = app_code_missing()
+            if missing is not None and after_paint:
+                self.readiness.unavailable(missing)
+                return False
             self._clear_after_bug()
-            readiness.bug(f"{type(exc).__name__}: {exc}")
+            if missing is not None:  # not a bug: a file of the page did not arrive
+                self.readiness.unavailable(missing)
+            else:
+                self.readiness.bug(f"{type(exc).__name__}: {exc}")
             self.outcome = self.root.dataset.state = "error"  # until the input changes
             self.root.removeAttribute("aria-busy")
             return False
@@ -213,7 +227,7 @@ class Page:
         self.root.dataset.chart = "pending"
         if result is None:
             self.result = None
-            histogram.show(None)
+            self.sizes.show(None)
             damage_panel.show_group(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
@@ -224,7 +238,7 @@ class Page:
             self.result = result
             damage_panel.pending(True)
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
-            steps.append(lambda: histogram.show(result))
+            steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self._tokens(result))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
@@ -268,7 +282,7 @@ class Page:
             return  # a newer edit is on its way
         if _after_app_code(lambda: self._steps(generation, steps)):
             return
-        done = self._guarded(steps[0])
+        done = self._guarded(steps[0], after_paint=True)
         self._collect()
         if done and len(steps) > 1:
             window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
@@ -286,7 +300,7 @@ class Page:
             if next(work, StopIteration) is StopIteration:
                 done.append(True)
 
-        ok = self._guarded(step)
+        ok = self._guarded(step, after_paint=True)
         self._collect()
         if ok and not done:
             window.setTimeout(create_once_callable(lambda: self._drive(generation, work)), 0)
@@ -294,19 +308,23 @@ class Page:
     def _chart(self, job: ChartJob | None) -> None:
         """Size trade-offs: the counts at the comparison sizes (several splits)."""
         if job is None:
-            chart.show((), None)
+            self.tradeoff.show(TradeoffView())
         else:
             text, chosen, count = job
-            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size,
-                       size_unit_name(chosen))  # fmt: skip
+            bars = tradeoffs(text, chosen, known=count)
+            self.tradeoff.show(TradeoffView(bars, chosen.chunk_size, size_unit_name(chosen)))
         self.root.dataset.chart = "ready"
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
         """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
-        summary.show_tokens(result, True)
+        missing = app_code_missing()
+        if missing is not None and not tokenizer_loaded(result.settings.tokenizer):
+            self.tokens.unavailable(missing)
+            return
         if not self.view.tokens_ready:
             self.view = replace(self.view, tokens_ready=True)
             self.records.show(self.view)
+        self.tokens.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
@@ -333,7 +351,7 @@ class Page:
         for row in damage_by_size_rows(result.text, result.settings, known=result):
             by_size.append(row)
             yield
-        chart.show_damage(by_size)
+        self.tradeoff.show_damage(by_size)
         yield
         self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
@@ -382,9 +400,11 @@ class Page:
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
-        for clear in (lambda: summary.show(None), lambda: self.preview.show(ListView()),
-                      lambda: self.records.show(ListView()), lambda: chart.show((), None),
-                      lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
+        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
+                      lambda: self.records.show(ListView()),
+                      lambda: self.tradeoff.show(TradeoffView()),
+                      lambda: self.chunk_map.show(None),
+                      lambda: self.sizes.show(None)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -430,7 +450,7 @@ class Page:
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
-        readiness.show(problem, warnings, notes or ())
+        self.readiness.show(Verdict(problem, warnings, notes or ()))
         bar = by_id("result-bar")
         bar.hidden = False
         bar.textContent = (
@@ -438,13 +458,13 @@ class Page:
             if result is not None
             else "Check inputs · Show the message ↓"
         )
-        summary.show(result.summary if result is not None else None)
+        self.figures.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
-        if result is None or not result.spans or not loaded:
-            summary.show_tokens(result, False)  # else counted after the paint
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None
         self.view = ListView(result, only, loaded)
+        if result is None or not result.spans or not loaded:
+            self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)
@@ -459,6 +479,13 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def app_code_missing() -> str | None:
+    """Why app.zip (the tokenizers' code and data) could not be loaded, or None: set by
+    static/interpreter.js when its download after the first result failed."""
+    missing = getattr(window, "chunkInspectorAppMissing", None)
+    return None if missing is None else str(missing)
 
 
 def _after_app_code(then: Callable[[], None]) -> bool:
