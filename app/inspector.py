@@ -27,6 +27,7 @@ import theme
 from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
+from damage import DamageGroup
 from dom import (
     ListView,
     after_paint,
@@ -82,6 +83,7 @@ class Page:
         self.tokens = TokenFigures()
         self.tradeoff = TradeoffChart()
         self.sizes = SizesChart()
+        self.damage_group = DamageGroup()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -231,7 +233,7 @@ class Page:
         if result is None:
             self.result = None
             self.sizes.show(None)
-            damage_panel.show_group(None)
+            self.damage_group.show(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
@@ -331,7 +333,7 @@ class Page:
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
-        damage_panel.show_group(found, len(result.spans))
+        self.damage_group.show(result)
         if by_id("damaged-only").checked and found is not None:
             self._set_only(damage_panel.damaged_indices(found))
         damage_panel.mark(result, found, self._listed())
