@@ -42,6 +42,7 @@ from .normalizers import (
     Prepend,
     Replace,
     Sequence_,
+    Strip,
     StripAccents,
 )
 from .pre_tokenizers import (
@@ -72,11 +73,15 @@ CROSS_RULE = re.compile(r"\{\d*,?\d*\}|[+*?\\]")
 
 
 def continuation_normalizer(normalizer: Normalizer | None) -> Normalizer | None:
-    """``normalizer`` without its Prepend steps: what a block after the first gets."""
+    """``normalizer`` without its Prepend steps and its Strip steps' left strip: what a
+    block after the first gets (its first segment starts inside the text)."""
     if isinstance(normalizer, Prepend):
         return None
+    if isinstance(normalizer, Strip):
+        return Strip(False, normalizer.right)
     if isinstance(normalizer, Sequence_):
-        return Sequence_([s for s in normalizer.steps if not isinstance(s, Prepend)])
+        steps = [continuation_normalizer(s) for s in normalizer.steps]
+        return Sequence_([s for s in steps if s is not None])
     return normalizer
 
 
@@ -88,7 +93,36 @@ def _steps(normalizer: Normalizer | None) -> list[Normalizer]:
     return [normalizer]
 
 
+LITERAL_PARTS = re.compile(r"(?s)\\.|\{\d*,?\d*\}|.")
+
+
+def _literal_chars(pattern: str) -> set[str] | None:
+    """The characters a quantified literal pattern matches, or None for any other."""
+    chars = set()
+    for part in LITERAL_PARTS.findall(pattern):
+        if part[0] == "\\":
+            if part[1].isalnum():
+                return None  # a class such as \s
+            chars.add(part[1])
+        elif part in ".[]()|^$":
+            return None
+        elif part[0] != "{" and part not in "+*?":
+            chars.add(part)
+    return chars
+
+
+def _touches_no_space(step: Replace) -> bool:
+    """A literal without spaces, replaced by text without spaces: a match never holds the
+    cut's space, nor leaves whitespace (or nothing) where a letter was."""
+    chars = _literal_chars(step.pattern.pattern)
+    if chars is None or not step.content:
+        return False
+    return not any(ord(c) in SPACES or c in SPACE_LIKE for c in chars | set(step.content))
+
+
 def _replace_keeps(step: Replace) -> bool:
+    if _touches_no_space(step):
+        return True
     chars = set(CROSS_RULE.sub("", step.pattern.pattern))
     if chars & BEFORE_CHARS:
         return False
@@ -105,9 +139,9 @@ def _normalizer_keeps(normalizer: Normalizer | None) -> bool:
             if not _replace_keeps(step):
                 return False
         elif not isinstance(
-            step, Form | Lowercase | StripAccents | BertNormalizer | Precompiled | Prepend
+            step, Form | Lowercase | StripAccents | BertNormalizer | Precompiled | Prepend | Strip
         ):
-            return False  # Strip, or anything added later
+            return False  # anything added later
     rest = continuation_normalizer(normalizer)
     if rest is None:
         return True
@@ -151,6 +185,8 @@ def split_safe(
     if not _normalizer_keeps(normalizer):
         return False
     rest = continuation_normalizer(normalizer)
+    if rest is not None:  # the space inside a text: no Strip step reaches it
+        rest = Sequence_([step for step in _steps(rest) if not isinstance(step, Strip)])
     space = rest.apply(" ", None)[0] if rest is not None else " "
     if space not in SPACE_LIKE and not (
         isinstance(pre_tokenizer, Metaspace) and space == pre_tokenizer.replacement
@@ -191,7 +227,7 @@ def letters_safe(
 
     steps = _steps(normalizer)
     for index, step in enumerate(steps):
-        if isinstance(step, Replace):
+        if isinstance(step, Replace) and not _touches_no_space(step):
             if not set(CROSS_RULE.sub("", step.pattern.pattern)) <= SPACE_LIKE:
                 return False
             if not set(step.content) <= SPACE_LIKE:
