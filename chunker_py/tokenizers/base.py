@@ -99,10 +99,13 @@ class Tokenizer(ABC):
 
 def paced(work: Iterable[int], every: int) -> Iterator[None]:
     """A None each time the work yielded so far (``count_steps``' figures) reaches another
-    ``every``: many short pieces' merges share a step, a long one's is cut."""
+    ``every``, and one after the rest of it, if any: many short pieces' merges share a
+    step, a long one's is cut, and what comes after ``work`` finds it all done."""
     done = 0
     for amount in work:
         done += amount
         if done >= every:
-            done %= every
+            done = 0
             yield
+    if done:
+        yield

@@ -155,9 +155,9 @@ def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
 
 
 def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, None, list[int]]:
-    """``merge_long`` in steps: yields ``MERGE_STEP`` every ``MERGE_STEP`` heap entries
-    and, at the end, the entries since plus the bytes (whose pairs were looked up): the
-    work done, for ``paced``. Returns the lengths.
+    """``merge_long`` in steps: yields the work done since the last yield, for ``paced``:
+    the bytes once their pairs are looked up, then ``MERGE_STEP`` every ``MERGE_STEP`` heap
+    entries, then the entries since. Returns the lengths.
 
     A heap of (rank, start, end) over a list: the leftmost-lowest pair of the scan is the
     heap's smallest (rank, start), since parts are ordered by start. Stale entries (a part
@@ -177,6 +177,7 @@ def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, No
     heap = [(r << high) | (i << shift) | (i + 2) for i, r in enumerate(pairs) if r is not None]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
+    yield size  # the pairs looked up are work too (for emoji, most of it)
     left_in_step = MERGE_STEP
     while heap:
         left_in_step -= 1
@@ -202,7 +203,7 @@ def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, No
             left = get(piece[before:end])
             if left is not None:
                 push(heap, (left << high) | (before << shift) | end)
-    yield MERGE_STEP - left_in_step + size  # the pairs looked up count as work too
+    yield MERGE_STEP - left_in_step
     lengths, start = [], 0
     while start < size:
         lengths.append(nxt[start] - start)
