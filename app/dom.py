@@ -53,6 +53,17 @@ def share_whitespace_symbols() -> None:
     window.ciWhitespace = window.JSON.parse(to_json(WHITESPACE))
 
 
+def element(tag: str, text: str = "", cls: str = "") -> Any:
+    """A new ``tag`` element with ``text`` as its textContent and ``cls`` as its class (the
+    Python side's element maker; static/render.js's ``make`` is the script side's)."""
+    node = document.createElement(tag)
+    if text:
+        node.textContent = text
+    if cls:
+        node.className = cls
+    return node
+
+
 def set_text(element_id: str, text: str) -> None:
     by_id(element_id).textContent = text
 

@@ -17,7 +17,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from dom import by_id, number, on, render
+from dom import by_id, element, number, on, render
 from js import document
 
 from chunker_py import MAX_CHUNKS, Analysis, ChunkerError, Row, settings_to_fragment
@@ -74,15 +74,6 @@ def _line_column(text: str, position: int) -> tuple[int, int]:
     return line, position - start + 1
 
 
-def _element(tag: str, text: str = "", cls: str = "") -> Any:
-    node = document.createElement(tag)
-    if text:
-        node.textContent = text
-    if cls:
-        node.className = cls
-    return node
-
-
 def _chunk_links(chunks: Sequence[int]) -> list[Any]:
     """The chunks holding an excerpt, in words, each a button that shows it in the chunk
     map and the records ("chunks #12, #13")."""
@@ -92,7 +83,7 @@ def _chunk_links(chunks: Sequence[int]) -> list[Any]:
     for i, chunk in enumerate(chunks):
         if i:
             links.append(", ")
-        show = _element("button", f"#{number(chunk)}", "chunk-link")
+        show = element("button", f"#{number(chunk)}", "chunk-link")
         show.type = "button"
         show.setAttribute("aria-label", f"Show chunk #{number(chunk)} in the records")
         show.dataset.chunk = str(chunk)
@@ -251,7 +242,7 @@ class EvidencePanel:
         for i, start in enumerate(starts):
             line, column = _line_column(text, start)
             context = _short(text[max(0, start - 20) : start + len(content) + 20], 70)
-            option = _element("option", f"line {line}, column {column}: …{context}…")
+            option = element("option", f"line {line}, column {column}: …{context}…")
             option.value = str(i)
             options.append(option)
         chooser.replaceChildren(*options)
@@ -283,7 +274,7 @@ class EvidencePanel:
     def _show_draft(self) -> None:
         items = []
         for i, e in enumerate(self.draft, 1):
-            items.append(_element("li", f"{i}. “{_short(e.content)}” at {e.start:,} to {e.end:,}"))
+            items.append(element("li", f"{i}. “{_short(e.content)}” at {e.start:,} to {e.end:,}"))
         by_id("evidence-draft").replaceChildren(*items)
         by_id("evidence-draft-box").hidden = not self.draft
 
@@ -460,13 +451,13 @@ class EvidencePanel:
         results = self.found.results if self.found is not None else ()
         placed = [anchor(self.source.text, q) for q in self.questions] if self.found is None else []
         for i, q in enumerate(self.questions):
-            item = _element("li", cls="evidence-question")
+            item = element("li", cls="evidence-question")
             item.dataset.index = str(i)
-            item.append(_element("p", q.text, "question-text"))
+            item.append(element("p", q.text, "question-text"))
             found = results[i] if i < len(results) else None
             item.append(self._excerpts(q, found, placed[i] if placed else None))
-            item.append(_element("p", self._verdict(found, result), "hint"))
-            remove = _element("button", "Remove")
+            item.append(element("p", self._verdict(found, result), "hint"))
+            remove = element("button", "Remove")
             remove.type = "button"
             remove.setAttribute("aria-label", f"Remove question {i + 1}")
             remove.dataset.remove = str(i)
@@ -475,10 +466,10 @@ class EvidencePanel:
         by_id("evidence-list").replaceChildren(*items)
 
     def _excerpts(self, q: Question, found: QuestionResult | None, placed: Any) -> Any:
-        listing = _element("ul", cls="excerpts")
+        listing = element("ul", cls="excerpts")
         for n, e in enumerate(q.excerpts):
             shown = f"“{_short(e.content)}” — "
-            li = _element("li")
+            li = element("li")
             if found is None:
                 ok = placed is not None and placed[n].found
                 li.textContent = shown + ("no result to check" if ok else "not in the text")
@@ -569,14 +560,14 @@ class EvidencePanel:
         _fill_comparison(summaries)
         trs = []
         for row, s in zip(rows, summaries, strict=True):
-            tr = _element("tr", cls="current" if row.current else "")
-            th = _element("th", row.label + (" (current)" if row.current else ""))
+            tr = element("tr", cls="current" if row.current else "")
+            th = element("th", row.label + (" (current)" if row.current else ""))
             th.scope = "row"
             tr.append(th)
             for cell in evidence_row_cells(s, row.over_limit):
-                tr.append(_element("td", cell, "num"))
-            td = _element("td")
-            button = _element("button", "Current" if row.current else "Use")
+                tr.append(element("td", cell, "num"))
+            td = element("td")
+            button = element("button", "Current" if row.current else "Use")
             button.type = "button"
             button.disabled = row.current
             word = "Current" if row.current else "Use"

@@ -176,14 +176,23 @@ class Page:
     def _frame_drawn(self) -> None:
         self.computed_this_frame = False
 
-    def _guarded(self, work: Callable[[], None]) -> bool:
-        """Run ``work``; a bug in it is shown (and False returned), the page keeps working."""
+    def _guarded(self, work: Callable[[], None], *, after_paint: bool = False) -> bool:
+        """Run ``work``; a bug in it is shown (and False returned), the page keeps working.
+        When app.zip could not be loaded, that is what is shown instead (not a bug); work
+        after the paint then leaves the result shown as it is."""
         try:
             work()
         except Exception as exc:  # a bug, not a user error: show it, keep the page working
             traceback.print_exc()
+            missing = app_code_missing()
+            if missing is not None and after_paint:
+                readiness.unavailable(missing)
+                return False
             self._clear_after_bug()
-            readiness.bug(f"{type(exc).__name__}: {exc}")
+            if missing is not None:  # not a bug: a file of the page did not arrive
+                readiness.unavailable(missing)
+            else:
+                readiness.bug(f"{type(exc).__name__}: {exc}")
             self.outcome = self.root.dataset.state = "error"  # until the input changes
             self.root.removeAttribute("aria-busy")
             return False
@@ -268,7 +277,7 @@ class Page:
             return  # a newer edit is on its way
         if _after_app_code(lambda: self._steps(generation, steps)):
             return
-        done = self._guarded(steps[0])
+        done = self._guarded(steps[0], after_paint=True)
         self._collect()
         if done and len(steps) > 1:
             window.setTimeout(create_once_callable(lambda: self._steps(generation, steps[1:])), 0)
@@ -286,7 +295,7 @@ class Page:
             if next(work, StopIteration) is StopIteration:
                 done.append(True)
 
-        ok = self._guarded(step)
+        ok = self._guarded(step, after_paint=True)
         self._collect()
         if ok and not done:
             window.setTimeout(create_once_callable(lambda: self._drive(generation, work)), 0)
@@ -303,6 +312,10 @@ class Page:
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
         """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
+        missing = app_code_missing()
+        if missing is not None and not tokenizer_loaded(result.settings.tokenizer):
+            summary.show_tokens_unavailable(missing)
+            return
         summary.show_tokens(result, True)
         if not self.view.tokens_ready:
             self.view = replace(self.view, tokens_ready=True)
@@ -462,6 +475,13 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def app_code_missing() -> str | None:
+    """Why app.zip (the tokenizers' code and data) could not be loaded, or None: set by
+    static/interpreter.js when its download after the first result failed."""
+    missing = getattr(window, "chunkInspectorAppMissing", None)
+    return None if missing is None else str(missing)
 
 
 def _after_app_code(then: Callable[[], None]) -> bool:

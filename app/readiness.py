@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from dom import by_id
-from js import document
+from dom import by_id, element
 
 
 def show(problem: str | None, warnings: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
@@ -29,11 +28,17 @@ def bug(message: str) -> None:
     )
 
 
+def unavailable(why: str) -> None:
+    """A file of the page did not arrive (``why`` names it): not a bug, and not the inputs."""
+    panel = by_id("readiness")
+    panel.dataset.status = "unavailable"
+    by_id("readiness-status").textContent = "Part of the page did not load"
+    by_id(
+        "readiness-message"
+    ).textContent = f"{why}. Reload the page to try again; your text and settings are unchanged."
+
+
 def _list(element_id: str, items: Sequence[str]) -> None:
-    element = by_id(element_id)
-    element.replaceChildren()
-    for item in items:
-        li = document.createElement("li")
-        li.textContent = item
-        element.append(li)
-    element.hidden = not items
+    listing = by_id(element_id)
+    listing.replaceChildren(*[element("li", item) for item in items])
+    listing.hidden = not items

@@ -31,6 +31,13 @@ def show_tokens(result: Analysis | None, loaded: bool) -> None:
         by_id(f"tokens-{key}").textContent = text
 
 
+def show_tokens_unavailable(why: str) -> None:
+    """No token figures: the tokenizers' code did not arrive (``why`` names the file)."""
+    by_id("tokens-status").textContent = f"(unavailable: {why})"
+    for key in TOKEN_FIGURES:
+        by_id(f"tokens-{key}").textContent = "—"
+
+
 FIGURES = ("chunks", "repeated", "omitted", "smallest", "average", "largest")
 
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Generator
 from typing import Any
 
-from dom import after_paint, by_id, number, on
+from dom import after_paint, by_id, element, number, on
 from js import document, window
 from pyodide.ffi import create_once_callable
 
@@ -107,9 +107,8 @@ class TokenizerFile:
         options = self.select.options
         known = [str(options.item(i).value) for i in range(int(options.length))]
         if tokenizer not in known:
-            option = document.createElement("option")
+            option = element("option", TOKENIZERS[tokenizer])
             option.value = tokenizer
-            option.textContent = TOKENIZERS[tokenizer]
             self.select.add(option)
         self.select.value = tokenizer
         self.tell(

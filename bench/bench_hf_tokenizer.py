@@ -3,15 +3,19 @@
 Per family (the small tokenizers the tests train, and the real all-MiniLM-L6-v2 file):
 the load (reading the JSON and building the model), the cold count of a 20 000-code-point
 document (nothing cached), the warm recount after a one-character edit (the page's
-keystroke: pieces cached, the text new), and counts per second over 1 000-code-point
-chunks, cold. `tokenizers` does the same work in the same run (``encode`` without special
-tokens); ratios are ours / tokenizers. For the real BERT file, the built-in `wordpiece`
+keystroke: pieces and blocks cached, the text new) against the budget, the built-in
+cl100k_base's and wordpiece's recount after the same keystrokes in the same run, and
+counts per second over 1 000-code-point chunks, cold; with --pyodide also the longest
+step of the stepped load (what typing waits for at most while a file loads).
+`tokenizers` does the same work in the same run (``encode`` without special tokens);
+ratios are ours / tokenizers. For the real BERT file, the built-in `wordpiece`
 (same counts) is measured too; ratio file / built-in.
 
     python bench/bench_hf_tokenizer.py             CPython, with tokenizers for the ratios
     python bench/bench_hf_tokenizer.py --pyodide   our counts inside Pyodide under Node, with
                                                    tokenizers and our CPython path in the
-                                                   same run (plus a 17 MB Unigram file)
+                                                   same run (plus a 17 MB Unigram and an
+                                                   18 MB byte-level BPE file)
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import json
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -30,14 +35,17 @@ sys.path.insert(0, str(ROOT))
 from bench.bench_tokens import document, median_ms  # noqa: E402
 from chunker_py.tokenizers import get_tokenizer  # noqa: E402
 from chunker_py.tokenizers.hf import load_tokenizer_json  # noqa: E402
+from chunker_py.tokenizers.hf.tokenizer import load_in_steps  # noqa: E402
 
 NODE_RUNNER = ROOT / "bench" / "bench_hf_runner.mjs"
 
 
 def emptied(tokenizer: object) -> None:
-    """Forget every cached count and piece (the data stays loaded)."""
-    counts = tokenizer._counts  # type: ignore[attr-defined]
-    tokenizer._counts = type(counts)(counts.capacity)  # type: ignore[attr-defined]
+    """Forget every cached count, block and piece (the data stays loaded)."""
+    for lru in ("_counts", "_blocks"):
+        counts = getattr(tokenizer, lru, None)
+        if counts is not None:
+            setattr(tokenizer, lru, type(counts)(counts.capacity))
     for owner in (tokenizer, getattr(tokenizer, "model", None)):
         for cache in ("_cache", "_pieces", "_words"):
             if owner is not None and isinstance(getattr(owner, cache, None), dict):
@@ -61,14 +69,7 @@ def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, f
         ours.count(text)  # type: ignore[attr-defined]
 
     out["cold 20k"] = median_ms(cold, 5)
-    ours.count(text)  # type: ignore[attr-defined]
-    edits = iter(range(10**9))
-
-    def warm_edit() -> None:
-        position = (next(edits) * 7919) % len(text)
-        ours.count(text[:position] + "x" + text[position + 1 :])  # type: ignore[attr-defined]
-
-    out["warm edit"] = median_ms(warm_edit, 5)
+    out["warm edit"] = warm_edit_ms(ours)
 
     def chunk_counts() -> None:
         emptied(ours)
@@ -77,6 +78,44 @@ def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, f
 
     out["chunks/s"] = len(chunks) / (median_ms(chunk_counts, 5) / 1000)
     return out
+
+
+def warm_edit_ms(tokenizer: object) -> float:
+    """The page's keystroke: the 20k document counted, then 9 one-character edits at the
+    same positions for every tokenizer (median)."""
+    text = bench_text()
+    tokenizer.count(text)  # type: ignore[attr-defined]
+    edits = iter(range(10**9))
+
+    def warm_edit() -> None:
+        position = (next(edits) * 7919) % len(text)
+        tokenizer.count(text[:position] + "x" + text[position + 1 :])  # type: ignore[attr-defined]
+
+    return median_ms(warm_edit, 9)
+
+
+BUDGET = ("cl100k_base", "wordpiece")  # today's token figures: the built-ins' recount
+
+
+def budget_ms() -> dict[str, float]:
+    """The built-in tokenizers' recount after the same keystrokes (the budget)."""
+    return {name: warm_edit_ms(get_tokenizer(name)) for name in BUDGET}
+
+
+def longest_step_ms(data: bytes | str) -> float:
+    """The longest stretch between two yields of the stepped load (the page's slices are
+    these steps, so typing waits at most this long)."""
+    steps = load_in_steps(data, "x")
+    longest = 0.0
+    last = time.perf_counter()
+    while True:
+        try:
+            next(steps)
+        except StopIteration:
+            break
+        now = time.perf_counter()
+        longest, last = max(longest, now - last), now
+    return max(longest, time.perf_counter() - last) * 1000
 
 
 def reference_figures(data: str, reference, load_repeat: int = 3) -> dict[str, float]:
@@ -96,7 +135,8 @@ def reference_figures(data: str, reference, load_repeat: int = 3) -> dict[str, f
 
 
 def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[str, float]:
-    return {**our_figures(ours_factory), **reference_figures(data, reference)}
+    budget = {"budget": warm_edit_ms(get_tokenizer("cl100k_base"))}
+    return {**our_figures(ours_factory), **reference_figures(data, reference), **budget}
 
 
 def report(name: str, f: dict[str, float]) -> None:
@@ -107,7 +147,8 @@ def report(name: str, f: dict[str, float]) -> None:
         f"  load {f['load']:.0f} ms (tokenizers {f['load ref']:.1f} ms, x{load_ratio:.1f})\n"
         f"  20k cold {f['cold 20k']:.1f} ms (tokenizers {f['cold 20k ref']:.2f} ms, "
         f"x{cold_ratio:.1f}); warm edit {f['warm edit']:.2f} ms "
-        f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode)\n"
+        f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode, "
+        f"x{f['warm edit'] / f['budget']:.2f} cl100k_base's recount)\n"
         f"  1k chunks cold: {f['chunks/s']:.0f} counts/s (tokenizers {f['chunks/s ref']:.0f}/s, "
         f"x{f['chunks/s ref'] / f['chunks/s']:.1f} slower)"
     )
@@ -120,7 +161,8 @@ def pyodide_figures(folder: str) -> dict[str, dict[str, float]]:
         data = path.read_bytes()
         repeat = 1 if len(data) > 5_000_000 else 3
         out[path.stem] = our_figures(lambda d=data: load_tokenizer_json(d, "x"), repeat)
-    return out
+        out[path.stem]["longest step"] = longest_step_ms(data)
+    return {"budget": budget_ms(), **out}
 
 
 def large_bpe_file(merges: int = 200_000) -> bytes:
@@ -167,6 +209,7 @@ def reference_files() -> dict[str, tuple[str, object]]:
     for name, data in (
         ("all-MiniLM-L6-v2 (0.5 MB)", TOKENIZER_JSON.read_text("utf-8")),
         ("Unigram 250 k pieces (17 MB)", large_unigram_file().decode("utf-8")),
+        ("byte-level BPE 200 k merges (18 MB)", large_bpe_file().decode("utf-8")),
     ):
         reference = tokenizers.Tokenizer.from_str(data)
         reference.no_padding()
@@ -194,12 +237,20 @@ def main_pyodide() -> int:
         f"(our reader, and tokenizers {tokenizers.__version__}), same run; ratios are "
         "Pyodide / the other"
     )
+    budget, cpython_budget = pyodide.pop("budget"), budget_ms()
     print(
-        "| file | load: Pyodide / CPython ours / tokenizers (ms) | 20k cold: Pyodide ms "
-        "(x CPython ours, x tokenizers) | warm edit: Pyodide ms (x CPython ours) | "
-        "1k chunks: Pyodide counts/s (CPython ours, tokenizers) |"
+        "Recount budget (the built-ins' warm edit, same keystrokes): Pyodide "
+        + ", ".join(f"{n} {budget[n]:.1f} ms" for n in BUDGET)
+        + "; CPython "
+        + ", ".join(f"{n} {cpython_budget[n]:.2f} ms" for n in BUDGET)
     )
-    print("|---|---|---|---|---|")
+    print(
+        "| file | load: Pyodide / CPython ours / tokenizers (ms) | longest load step: Pyodide / "
+        "CPython (ms) | 20k cold: Pyodide ms (x CPython ours, x tokenizers) | warm edit: "
+        "Pyodide / CPython ms (x cl100k_base's, same run) | 1k chunks: Pyodide counts/s "
+        "(CPython ours, tokenizers) |"
+    )
+    print("|---|---|---|---|---|---|")
     for stem, name in stems.items():
         data, reference = files[name]
         repeat = 1 if len(data) > 5_000_000 else 3
@@ -208,9 +259,11 @@ def main_pyodide() -> int:
         p = pyodide[stem]
         print(
             f"| {name} | {p['load']:.0f} / {ours['load']:.0f} / {ref['load ref']:.0f} | "
+            f"{p['longest step']:.0f} / {longest_step_ms(data):.0f} | "
             f"{p['cold 20k']:.0f} (x{p['cold 20k'] / ours['cold 20k']:.1f}, "
-            f"x{p['cold 20k'] / ref['cold 20k ref']:.1f}) | {p['warm edit']:.0f} "
-            f"(x{p['warm edit'] / ours['warm edit']:.1f}) | {p['chunks/s']:.0f} "
+            f"x{p['cold 20k'] / ref['cold 20k ref']:.1f}) | {p['warm edit']:.1f} / "
+            f"{ours['warm edit']:.2f} (x{p['warm edit'] / budget['cl100k_base']:.2f}, "
+            f"x{ours['warm edit'] / cpython_budget['cl100k_base']:.2f}) | {p['chunks/s']:.0f} "
             f"({ours['chunks/s']:.0f}, {ref['chunks/s ref']:.0f}) |"
         )
     return 0
@@ -231,6 +284,11 @@ def main() -> int:
     from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
 
     print(f"CPython {sys.version.split()[0]}, tokenizers {tokenizers.__version__}")
+    budget = budget_ms()
+    print(
+        "Recount budget (the built-ins' warm edit, same keystrokes): "
+        + ", ".join(f"{n} {budget[n]:.2f} ms" for n in BUDGET)
+    )
     for family in FAMILIES:
         reference, _ = trained(family)
         data = reference.to_str()

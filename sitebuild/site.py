@@ -17,6 +17,9 @@ Layout of dist/ (every URL below is relative to index.html):
         snapshot-<key>.bin.gz       the start-up memory snapshot, made with Node's Pyodide
                                     (sitebuild/snapshot.py); <key> = runtime + Python code +
                                     recipe + the PyScript package it holds compiled
+        stdlib.zip                  Python's standard library limited to what the page
+                                    imports (recorded at build time; the snapshot is made
+                                    with it); vendored python_stdlib.zip is the fallback
         lib.zip, app.zip            the page's Python (chunker_py, its dependencies, the
                                     app's modules): lib.zip holds what the snapshot holds,
                                     app.zip the rest (token data, tokenizers loaded lazily)
@@ -50,6 +53,8 @@ from sitebuild.policy import CSP
 from sitebuild.pypi import sha256_hex
 from sitebuild.shell import log
 from sitebuild.snapshot import (
+    FULL_STDLIB,
+    SNAPSHOT_LAZY,
     Snapshot,
     only_lazy_modules_and_data,
     snapshot_for,
@@ -87,19 +92,28 @@ def own_files(
     files[f"wheels/{wheel_name}"] = wheel
     # Every page unpacks app.zip; only a page that could not use the snapshot needs lib.zip.
     files["lib.zip"], files["app.zip"] = split_bundle(bundle, snapshot.complete)
+    # The standard library the page mounts: what it imports (the snapshot was made with it)
+    files["stdlib.zip"] = snapshot.stdlib
+    pyodide = "../" + vendored.pyodide.removeprefix("static/").rsplit("/", 1)[0] + "/"
     files["interpreter.js"] = interpreter_module(
         files["interpreter.js"],
         {
             # Relative to interpreter.js, which sits in static/build-<hash>/.
-            "pyodide": "../" + vendored.pyodide.removeprefix("static/").rsplit("/", 1)[0] + "/",
+            "pyodide": pyodide,
+            "stdlib": "./stdlib.zip",
+            # the whole standard library, for a module stdlib.zip leaves out
+            # (app/boot_finders.py): those modules, and where it is
+            "fullStdlib": pyodide + FULL_STDLIB,
+            "stdlibRest": list(snapshot.stdlib_rest),
             "app": "./app.zip",
             "lib": "./lib.zip",
             "snapshot": f"./{snapshot_name(snapshot.key)}",
             "key": snapshot.key,
             # app.zip waits until Python first imports one of its modules (see
-            # sitebuild/snapshot_imports.py, UnpackOnDemand) when that is all it holds,
+            # app/boot_finders.py, UnpackOnDemand) when that is all it holds,
             # with their data
             "appOnDemand": only_lazy_modules_and_data(files["app.zip"]),
+            "lazy": list(SNAPSHOT_LAZY),  # for a normal boot's UnpackOnDemand
         },
     )
     return files
@@ -201,6 +215,7 @@ def build(dist: Path = DIST) -> Site:
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
         "snapshot": snapshot_url,
+        "stdlib": f"{build_dir}/stdlib.zip",
         "pyscript_config": pyscript_config(build_dir),
         "pyscript_chunk": vendored.pyscript
         + "/"

@@ -23,6 +23,7 @@ import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from sitebuild.bundle import (
     app_modules,
@@ -43,27 +44,32 @@ IMPORTS = Path(__file__).with_name("snapshot_imports.py")
 PYSCRIPT_STDLIB = "src/stdlib/pyscript.js"
 HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 
+# The command line's own modules (files, folders, rules, streams, Dask): the page never
+# imports them (with them the snapshot's heap grew past what the page restores), and the
+# page's standard library leaves out what only they import.
+CLI_ONLY = tuple(
+    f"chunker_py.io.{name}" for name in ("cli", "cluster", "corpus", "rules", "sources", "stream")
+)
+
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
 # snapshot's heap from 30 to 36 MB, past what Pyodide restores in the page ("offset is out
 # of bounds"). Their files go to app.zip (on the snapshot path unpacked when one is first
-# imported: snapshot_imports.UnpackOnDemand).
+# imported: app/boot_finders.py, UnpackOnDemand).
+# (Not chunker_py.tokenizers.unicode_classes: measures.bm25, which the Evidence check imports
+# with the app, imports it, so the snapshot holds it anyway and a normal boot needs it
+# before the first result: it goes to lib.zip.)
 SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.bert_tables",
     "chunker_py.tokenizers.bpe",
-    "chunker_py.tokenizers.unicode_classes",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
-    # the command line's own modules (files, folders, rules, streams, Dask): the page never
-    # imports them, and with them the heap grew past what the page restores
-    *(
-        f"chunker_py.io.{name}"
-        for name in ("cli", "cluster", "corpus", "rules", "sources", "stream")
-    ),
+    *CLI_ONLY,
     "chunker_py.text.front_matter",
     # the tokenizer.json reader (issue 24): its package imports nothing until first use
     *(
         f"chunker_py.tokenizers.hf.{name}"
         for name in (
+            "blocks",
             "forms",
             "json_steps",
             "models",
@@ -78,11 +84,19 @@ SNAPSHOT_LAZY = (
 )
 
 
+# app/boot_finders.py: the page's import hooks (app.zip on demand, the whole standard library
+# for a module the trimmed one left out), installed in the snapshot by prepare_snapshot
+FINDERS = "boot_finders"
+FULL_STDLIB = "python_stdlib.zip"  # Pyodide's own, in the npm package (vendored beside it)
+
+
 @dataclass(frozen=True)
 class Snapshot:
     key: str  # hex digest of everything the snapshot was made from
     data: bytes  # gzip-compressed snapshot
     complete: tuple[str, ...]  # top-level modules it holds with every submodule imported
+    stdlib: bytes  # the trimmed standard library zip the page mounts (and the snapshot did)
+    stdlib_rest: tuple[str, ...]  # modules only in the full one (app/boot_finders.py)
 
 
 def snapshot_name(key: str) -> str:
@@ -109,17 +123,28 @@ def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
     stdlib = sha256_hex((pyscript / PYSCRIPT_STDLIB).read_bytes())
     digest.update(f"pyscript {pyscript_version} {stdlib}\n".encode())
     programs = [MAKER.read_text("utf-8"), IMPORTS.read_text("utf-8")]
-    recipe = json.dumps([*programs, modules, required, list(SNAPSHOT_LAZY)])
+    recipe = json.dumps([*programs, modules, required, list(SNAPSHOT_LAZY), list(CLI_ONLY)])
     digest.update(recipe.encode())
     return digest.hexdigest()[:20]
 
 
 def make_snapshot(
-    bundle: bytes, key: str, modules: list[str], required: list[str]
-) -> tuple[bytes, dict[str, list[str]]]:
-    """Run snapshot_maker.mjs under Node; return the raw snapshot and its import report."""
+    bundle: bytes,
+    key: str,
+    modules: list[str],
+    required: list[str],
+    stdlib: bytes | None = None,
+    stdlib_rest: Iterable[str] = (),
+    record: bool = False,
+) -> tuple[bytes, dict[str, Any]]:
+    """Run snapshot_maker.mjs under Node; return the raw snapshot and its import report
+    (with ``record``: no snapshot, and the report of record_stdlib)."""
     source, _version = npm_package("pyodide")
     with tempfile.TemporaryDirectory() as tmp:
+        stdlib_path = None
+        if stdlib is not None:
+            stdlib_path = Path(tmp) / "stdlib.zip"
+            stdlib_path.write_bytes(stdlib)
         bundle_path = Path(tmp) / "bundle.zip"
         bundle_path.write_bytes(bundle)
         out = Path(tmp) / "snapshot.bin"
@@ -134,6 +159,11 @@ def make_snapshot(
             "lazy": list(SNAPSHOT_LAZY),
             "precompile": str(npm_package("@pyscript/core")[0] / PYSCRIPT_STDLIB),
             "key": key,
+            "cli_only": list(CLI_ONLY),
+            "stdlib": str(stdlib_path) if stdlib_path else None,
+            "stdlib_rest": list(stdlib_rest),
+            "finders": FINDERS,
+            "record": record,
         }
         config_path = Path(tmp) / "recipe.json"
         config_path.write_text(json.dumps(config), "utf-8")
@@ -143,6 +173,8 @@ def make_snapshot(
         if result.returncode != 0:
             raise SystemExit(f"making the start-up snapshot failed:\n{result.stderr[-4000:]}")
         report = json.loads(result.stdout)
+        if record:
+            return b"", report
         log(f"snapshot: imported {len(report['imported'])} modules")
         for skipped in report["skipped"]:
             log(f"snapshot: left out {skipped}")
@@ -156,21 +188,55 @@ def snapshot_for(bundle: bytes) -> Snapshot:
     key = snapshot_key(bundle, modules, required)
     cached = CACHE / "snapshots" / snapshot_name(key)
     report_file = cached.with_name(f"snapshot-{key}.json")
+    used_file = cached.with_name(f"stdlib-{key}.json")
+    if not used_file.is_file():
+        log("recording what the page imports from the standard library (Node's Pyodide)")
+        _raw, used = make_snapshot(bundle, key, modules, required, record=True)
+        used_file.parent.mkdir(parents=True, exist_ok=True)
+        used_file.write_text(json.dumps(used), "utf-8")
+    members = json.loads(used_file.read_text("utf-8"))["members"]
+    stdlib, rest = trimmed_stdlib(members)
     if not (cached.is_file() and report_file.is_file()):
         log("making the start-up snapshot (Node's Pyodide)")
-        raw, report = make_snapshot(bundle, key, modules, required)
+        raw, report = make_snapshot(bundle, key, modules, required, stdlib, rest)
         cached.parent.mkdir(parents=True, exist_ok=True)
         # ~7 MB each: keep the few newest (a branch switch back and forth stays cheap).
         older = sorted(cached.parent.glob("snapshot-*.gz"), key=lambda p: p.stat().st_mtime)
         for old in older[:-3]:
             old.unlink()
             old.with_name(old.name.replace(".bin.gz", ".json")).unlink(missing_ok=True)
+            recorded = old.name.replace("snapshot-", "stdlib-").replace(".bin.gz", ".json")
+            old.with_name(recorded).unlink(missing_ok=True)
         report_file.write_text(json.dumps(report), "utf-8")
         partial = cached.with_suffix(".tmp")
         partial.write_bytes(gzip.compress(raw, compresslevel=9, mtime=0))
         partial.rename(cached)
     report = json.loads(report_file.read_text("utf-8"))
-    return Snapshot(key, cached.read_bytes(), complete_modules(modules, report))
+    complete = complete_modules(modules, report)
+    return Snapshot(key, cached.read_bytes(), complete, stdlib, rest)
+
+
+def module_name(member: str) -> str | None:
+    """The module a zip member holds (``a/b/__init__.py`` → ``a.b``), or None."""
+    if not member.endswith(".py"):
+        return None
+    return member[:-3].removesuffix("/__init__").replace("/", ".")
+
+
+def trimmed_stdlib(members: Iterable[str]) -> tuple[bytes, tuple[str, ...]]:
+    """Pyodide's standard library zip limited to ``members`` (recorded by
+    snapshot_imports.record_stdlib), each with the same bytes; and the modules of the full
+    zip it leaves out, sorted (what app/boot_finders.py fetches the full zip for)."""
+    source, _version = npm_package("pyodide")
+    kept = set(members)
+    with zipfile.ZipFile(source / FULL_STDLIB) as full:
+        names = [name for name in full.namelist() if not name.endswith("/")]
+        missing = kept - set(names)
+        if missing:
+            raise SystemExit(f"standard library: recorded, not in the zip: {sorted(missing)}")
+        trimmed = reproducible_zip((name, full.read(name)) for name in names if name in kept)
+    rest = sorted({m for name in names if name not in kept and (m := module_name(name))})
+    return trimmed, tuple(rest)
 
 
 def complete_modules(modules: list[str], report: dict[str, list[str]]) -> tuple[str, ...]:

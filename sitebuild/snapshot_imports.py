@@ -18,28 +18,33 @@ is spelt the same there):
 - ``sys._chunk_inspector_snapshot``: the key the snapshot was made for. interpreter.js reads
   it right after the restore and boots normally ("stale") unless it equals its own
   ``BUILD.key``, which build.py wrote into it from the same key.
-- ``UnpackOnDemand`` on ``sys.meta_path``: a page booted from the snapshot may leave
-  app.zip (the ``config["lazy"]`` modules and the data files they read) packed. interpreter.js
-  then defines ``globalThis.chunkInspectorUnpack`` (only when ``BUILD.appOnDemand``); the
-  first import of a lazy module calls it once, after taking this finder off
-  ``sys.meta_path``. The function deletes itself, unpacks app.zip into the working
+- ``UnpackOnDemand`` (app/boot_finders.py) on ``sys.meta_path``: a page booted from the
+  snapshot may leave app.zip (the ``config["lazy"]`` modules and the data files they read)
+  packed. interpreter.js then defines ``globalThis.chunkInspectorUnpack`` (only when
+  ``BUILD.appOnDemand``); the first import of a lazy module calls it once, after taking
+  this finder off ``sys.meta_path``. The function deletes itself, unpacks app.zip into the working
   directory (``config["home"]``, /home/pyodide, where the page unpacks everything) and has
   the path finders forget their listings; then the usual finders find the module. Without
-  that function (normal boot, or app.zip unpacked at once) the finder only removes itself.
+  that function (app.zip unpacked at once) the finder only removes itself. A normal boot
+  installs the same finders (interpreter.js, after unpacking lib.zip).
+- ``FullStdlibOnDemand`` (app/boot_finders.py) at the end of ``sys.meta_path``: the whole
+  standard library for a module the page's stdlib.zip left out.
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
 """
 
 from __future__ import annotations
 
+import ast
+import contextlib
 import importlib
 import importlib._bootstrap_external as external
 import json
+import os
 import pkgutil
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from importlib.machinery import ModuleSpec
-from types import CodeType, ModuleType
+from collections.abc import Callable, Iterable
+from types import CodeType
 from typing import Any
 
 
@@ -89,28 +94,6 @@ def install_code_cache(sources: dict[str, str]) -> list[str]:
     return served
 
 
-class UnpackOnDemand:
-    """A meta path finder that, at the first import of one of ``names``, asks the page to
-    unpack app.zip (static/interpreter.js's ``chunkInspectorUnpack``) and then lets the
-    usual finders look. It removes itself first, so it acts once."""
-
-    def __init__(self, names: Iterable[str]) -> None:
-        self.names = frozenset(names)
-
-    def find_spec(
-        self, fullname: str, path: Sequence[str] | None = None, target: ModuleType | None = None
-    ) -> ModuleSpec | None:
-        if fullname not in self.names:
-            return None
-        sys.meta_path.remove(self)
-        import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
-
-        unpack = getattr(js, "chunkInspectorUnpack", None)
-        if unpack is not None:
-            unpack()
-        return None
-
-
 def prepare_snapshot(config_json: str, sources_json: str) -> str:
     """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
     leave the key in ``sys``; return the import report as JSON."""
@@ -122,7 +105,69 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
         complete = import_tree(name, config["lazy"], imported, skipped)
         if name in config["required"] and (not complete or len(skipped) > before):
             raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    # a lazy module imported by one the snapshot holds would be in app.zip, which a normal
+    # boot then fetches at once (synchronously, before the first result)
+    held_lazy = [name for name in config["lazy"] if name in sys.modules]
+    if held_lazy:
+        raise RuntimeError(f"snapshot: lazy modules imported at start-up: {held_lazy}")
     setattr(sys, "_chunk_inspector_precompiled", install_code_cache(json.loads(sources_json)))  # noqa: B010
-    sys.meta_path.insert(0, UnpackOnDemand(config["lazy"]))
+    finders = importlib.import_module(config["finders"])  # app/boot_finders.py
+    finders.install(config["lazy"], config["stdlib_rest"])
     setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
     return json.dumps({"imported": imported, "skipped": skipped})
+
+
+def imported_names(source: str) -> set[str]:
+    """Every absolute module an ``import`` or ``from … import`` in ``source`` names, at any
+    depth (imports inside functions too), with ``from x import y`` also giving ``x.y``."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def record_stdlib(config_json: str, sources_json: str) -> str:
+    """What the page imports from the standard library's zip, as JSON: the zip's path and
+    its member names. Imports what the snapshot imports, then the lazy modules the page
+    may import later (all ``config["lazy"]`` but ``config["cli_only"]``), then every module
+    named by an import statement in the bundle's page modules and in PyScript's package
+    (imports inside functions run only later, in the page); a name that does not import
+    is passed over (an optional dependency, a JS module)."""
+    config = json.loads(config_json)
+    cli_only = set(config["cli_only"])
+    for name in config["modules"]:
+        import_tree(name, cli_only, [], [])
+    sources = list(json.loads(sources_json).values())
+    for folder, _dirs, files in os.walk(config["home"]):
+        for file in files:
+            path = os.path.join(folder, file)
+            module = path[len(config["home"]) + 1 : -3].replace("/", ".")
+            if file.endswith(".py") and module not in cli_only:
+                with open(path, encoding="utf-8") as handle:
+                    sources.append(handle.read())
+    for source in sources:
+        for name in sorted(imported_names(source)):
+            if name.split(".", 1)[0] in cli_only:
+                continue
+            # a JS module, an optional dependency, a name that is no module
+            with contextlib.suppress(BaseException):
+                importlib.import_module(name)
+    # what importlib.resources imports when a package's data files are read (the token
+    # data), from a folder and from a zip
+    from importlib import resources
+
+    for name in [*config["modules"], "json"]:
+        with contextlib.suppress(Exception):
+            for item in resources.files(name).iterdir():
+                item.is_file()
+    zip_path = next(p for p in sys.path if p.startswith("/lib/python") and p.endswith(".zip"))
+    members = set()
+    for module in list(sys.modules.values()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or ""
+        if origin.startswith(zip_path + "/"):
+            members.add(origin[len(zip_path) + 1 :])
+    return json.dumps({"zip": zip_path, "members": sorted(members)})

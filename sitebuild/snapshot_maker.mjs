@@ -13,6 +13,10 @@
 //   precompile  @pyscript/core's stdlib artifact (its Python package), compiled ahead
 //   modules, required, lazy, key   read by snapshot_imports.py
 //   out         where to write the raw snapshot
+//   stdlib      the standard library zip to mount (the trimmed one the page mounts;
+//               zipimport's listing of it stays in the snapshot), or null for Pyodide's own
+//   record      true: write no snapshot; print what record_stdlib() reports (which members
+//               of the standard library zip the page imports) instead
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -23,7 +27,11 @@ const config = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 globalThis.window = globalThis;
 globalThis.document = {};
 const { loadPyodide } = await import(pathToFileURL(`${config.pyodide}/pyodide.mjs`).href);
-const pyodide = await loadPyodide({ _makeSnapshot: true, indexURL: `${config.pyodide}/` });
+const pyodide = await loadPyodide({
+  _makeSnapshot: !config.record,
+  indexURL: `${config.pyodide}/`,
+  ...(config.stdlib ? { stdLibURL: config.stdlib } : {}),
+});
 const bundle = new Uint8Array(fs.readFileSync(config.bundle));
 pyodide.unpackArchive(bundle, "zip", { extractDir: config.home });
 // PyScript's own Python package as PyScript writes it into the page's file system (its
@@ -42,10 +50,11 @@ pyodide.globals.set("precompile_sources", JSON.stringify(sources));
 let report;
 try {
   pyodide.runPython(fs.readFileSync(config.imports, "utf8"));
-  report = pyodide.runPython("prepare_snapshot(snapshot_config, precompile_sources)");
+  const call = config.record ? "record_stdlib" : "prepare_snapshot";
+  report = pyodide.runPython(`${call}(snapshot_config, precompile_sources)`);
 } catch (error) {
   console.error(error.message); // the Python traceback, without the minified source line
   process.exit(1);
 }
-fs.writeFileSync(config.out, pyodide.makeMemorySnapshot());
+if (!config.record) fs.writeFileSync(config.out, pyodide.makeMemorySnapshot());
 process.stdout.write(report);

@@ -7,15 +7,8 @@
 // Elements are keyed by their text, so a keystroke rebuilds only the elements whose text
 // changed; the others are kept and get their index, offsets and colour as attributes.
 
-// Whitespace symbols: Python's table (app/dom.py, WHITESPACE), as the preview draws them.
-const gapSymbols = () => globalThis.ciWhitespace || {};
-
-const el = (tag, className, text) => {
-  const node = document.createElement(tag);
-  node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
+// Elements and whitespace symbols as the preview makes them: render.js's (loaded first).
+const el = (tag, className, text) => globalThis.ciRender.make(tag, className, text);
 
 // The UTF-16 offset of every code point offset (JS strings index UTF-16 units), as an
 // array, or null when the text has no surrogate pair and the two are the same.
@@ -76,8 +69,7 @@ const buildGap = (slice, kind) => {
   const node = el("span", kind === "gap" ? "map-gap" : "map-covered", slice);
   if (kind === "gap") {
     // the omitted characters stay in the text (copying gives the source); CSS draws them
-    const symbols = gapSymbols();
-    node.dataset.shown = [...slice].map((ch) => symbols[ch] || ch).join("");
+    node.dataset.shown = globalThis.ciRender.symbols(slice);
   }
   return node;
 };

@@ -18,7 +18,9 @@
 //   sys._chunk_inspector_snapshot   the key the snapshot was made for; read after the
 //                                   restore and compared with BUILD.key ("stale" if not)
 //   globalThis.chunkInspectorUnpack defined by unpackOnDemand when BUILD.appOnDemand: the
-//                                   snapshot's UnpackOnDemand finder calls it once, at the
+//                                   UnpackOnDemand finder (app/boot_finders.py; in the
+//                                   snapshot, or installed here on a normal boot) calls it
+//                                   once, at the
 //                                   first import of a lazy module (the tokenizers), after
 //                                   taking itself off sys.meta_path; it deletes itself and
 //                                   unpacks app.zip into the working directory
@@ -103,6 +105,8 @@ export const version = pyodideModule.version;
 mark("pyodide-module");
 
 const indexURL = here(BUILD.pyodide);
+// The standard library limited to what the page imports (the snapshot was made with it).
+const stdLibURL = here(BUILD.stdlib);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
 
 // Boots from the snapshot; returns the interpreter, or throws Unusable. Pyodide is given
@@ -112,7 +116,12 @@ async function fromSnapshot(options) {
   snapshot.then(() => progress("Starting Python from the start-up snapshot…"), () => {});
   let pyodide;
   try {
-    pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, _loadSnapshot: snapshot });
+    pyodide = await pyodideModule.loadPyodide({
+      ...options,
+      indexURL,
+      stdLibURL,
+      _loadSnapshot: snapshot,
+    });
   } catch (error) {
     await snapshot; // the snapshot's own failure (missing, corrupt) is the reason to give
     throw new Unusable(`refused by Pyodide: ${firstLine(error)}`);
@@ -146,7 +155,7 @@ async function unpack(pyodide, zips) {
 // result needs only when a settings link sizes it in tokens: it stays packed (50 ms saved
 // before the first result), and without a link is not even downloaded before the first
 // result, until Python first imports one of those modules; the snapshot's finder
-// (snapshot_imports.py, UnpackOnDemand) then calls this, once.
+// (app/boot_finders.py, UnpackOnDemand) then calls this, once. A normal boot does the same.
 async function unpackOnDemand(pyodide) {
   progress("Loading the page's Python code…");
   let bytes = null;
@@ -161,26 +170,67 @@ async function unpackOnDemand(pyodide) {
       arrived();
     };
     afterFirstResult(() =>
-      appBytes().then((data) => {
-        bytes ??= data;
-        settle();
-      }, settle),
+      appBytes().then(
+        (data) => {
+          bytes ??= data;
+          settle();
+        },
+        (error) => {
+          missing(error);
+          settle();
+        },
+      ),
     );
   }
+  // app/inspector.py reads globalThis.chunkInspectorAppMissing: the tokenizers are missing,
+  // which it says in their place (no bug report): a sentence naming the file
+  const missing = (error) => {
+    const file = here(BUILD.app).replace(new URL("./", location.href).href, "");
+    const why = String(error?.message || error).replace(BUILD.app, "").trim();
+    globalThis.chunkInspectorAppMissing = `${file} (the tokenizers' code and data) ${why}`;
+  };
   globalThis.chunkInspectorUnpack = () => {
     delete globalThis.chunkInspectorUnpack;
-    bytes ??= downloadNow(BUILD.app);
+    try {
+      bytes ??= downloadNow(BUILD.app);
+    } catch (error) {
+      missing(error);
+      settle();
+      throw error;
+    }
     unpackNow(pyodide, [bytes]);
     settle();
   };
   mark("code-unpacked"); // the page's code is ready to run
 }
 
+// The whole standard library, for app/boot_finders.py's FullStdlibOnDemand, which calls this (once)
+// when Python imports a module stdlib.zip left out: written beside stdlib.zip, and its path
+// returned. Synchronous, because an import cannot wait.
+const fullStdlibOnDemand = (pyodide) => {
+  globalThis.chunkInspectorFullStdlib = () => {
+    delete globalThis.chunkInspectorFullStdlib;
+    console.warn("Chunk Inspector: a module outside stdlib.zip: fetching the whole standard library");
+    const path = "/lib/python_stdlib_full.zip";
+    pyodide.FS.writeFile(path, downloadNow(BUILD.fullStdlib));
+    return path;
+  };
+};
+
+// A first visit on a slow link boots without the snapshot (snapshot.js); the service worker
+// stores it after the first result. A browser without service workers gets it into its HTTP
+// cache instead, after the first result, for the next visit.
+const snapshotForNextVisit = (reason) => {
+  if (!reason.startsWith("first visit") || "serviceWorker" in navigator) return;
+  afterFirstResult(() => fetch(here(BUILD.snapshot)).catch(() => {}));
+};
+
 export async function loadPyodide(options = {}) {
   mark("load-called");
   try {
     const pyodide = await fromSnapshot(options);
     report({ stage: "path", path: "snapshot", reason: "" });
+    fullStdlibOnDemand(pyodide); // its finder is in the snapshot
     if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
     else await unpack(pyodide, [appBytes()]);
     return pyodide;
@@ -190,10 +240,19 @@ export async function loadPyodide(options = {}) {
     console.warn(`Chunk Inspector: start-up snapshot not used (${reason}); booting normally.`);
     report({ stage: "path", path: "full", reason });
     progress(`Starting Python without the start-up snapshot (${reason}); this takes longer…`);
+    snapshotForNextVisit(reason);
     const lib = download(BUILD.lib);
-    const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL });
+    const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL });
     mark("pyodide-started");
-    await unpack(pyodide, [lib, appBytes()]);
+    // app.zip as on the snapshot path: on demand when it holds only lazy modules and data
+    await unpack(pyodide, BUILD.appOnDemand ? [lib] : [lib, appBytes()]);
+    const lazy = BUILD.appOnDemand ? BUILD.lazy : [];
+    // the snapshot's import hooks (app/boot_finders.py), for this boot
+    pyodide.runPython(
+      `import boot_finders\nboot_finders.install(${JSON.stringify(lazy)}, ${JSON.stringify(BUILD.stdlibRest)})`,
+    );
+    fullStdlibOnDemand(pyodide);
+    if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
     return pyodide;
   }
 }

@@ -14,6 +14,12 @@ const make = (tag, className, text) => {
 // which decides what is shown; the chunk map's omitted characters use the same table.
 const whitespace = () => globalThis.ciWhitespace || {};
 
+// `text` with each whitespace character replaced by its symbol (the chunk map's gaps).
+const symbols = (text) => {
+  const table = whitespace();
+  return [...text].map((ch) => table[ch] || ch).join("");
+};
+
 // Appends `text` to `parent`; whitespace characters get a span whose symbol is drawn by
 // CSS (data-ws), so copying the text still yields exactly the original characters.
 const appendText = (parent, text) => {
@@ -22,12 +28,12 @@ const appendText = (parent, text) => {
     if (plain) parent.append(document.createTextNode(plain));
     plain = "";
   };
-  const symbols = whitespace();
+  const table = whitespace();
   for (const ch of text) {
-    if (ch in symbols) {
+    if (ch in table) {
       flush();
       const span = make("span", "ws", ch);
-      span.dataset.ws = symbols[ch];
+      span.dataset.ws = table[ch];
       parent.append(span);
     } else {
       plain += ch;
@@ -207,4 +213,6 @@ const download = (text, name, type) => {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 };
 
-globalThis.ciRender = { rows, preview, header, damage, evidence, compare, download, reconcile };
+globalThis.ciRender = {
+  rows, preview, header, damage, evidence, compare, download, reconcile, make, symbols,
+}; // prettier-ignore

@@ -6,10 +6,21 @@
 // allowed, or it failed to start), the page does it itself. interpreter.js takes the
 // result from globalThis.chunkInspectorSnapshot: a promise of the inflated bytes, or a
 // rejection whose message says why there are none ("missing: HTTP 404", "not downloaded:
-// …", "corrupt: …").
+// …", "corrupt: …", "first visit on a slow link: …").
+//
+// The snapshot costs bytes: ≈ 8 MB gzip, where the whole of a normal boot's runtime costs
+// ≈ 4.5 MB. On a fast link it is still the quicker start (it saves seconds of Python start-up
+// for a fraction of a second of download), on a slow one the slower (10 Mbit/s: ≈ 6.5 s for
+// its bytes alone). So it is used when a cache holds it (a repeat visit: the service worker
+// stored it after the first result; or the browser's HTTP cache), or when the link measured
+// while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
+// least FAST_MBIT. Otherwise the page boots normally, and the service worker (offline.js
+// registers it after the first result) stores the snapshot for the next visit.
 (() => {
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
+  const FAST_MBIT = 25;
+  const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
   const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
   const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
 
@@ -17,13 +28,18 @@
   // the download: {seen, total} at most every 100 ms, {downloaded} once every byte has
   // arrived. Rejects with why there is no snapshot. Runs in the worker (its source is
   // copied into the worker's code below) or, without one, in the page.
-  const fetchInflated = async (url, tell) => {
+  // With `cachedOnly`, only a cached copy will do (a service worker's or the HTTP cache's);
+  // without one it rejects with an error whose message starts "not cached".
+  const fetchInflated = async (url, tell, cachedOnly) => {
     let response;
     try {
-      response = await fetch(url);
+      const only = { cache: "only-if-cached", mode: "same-origin" };
+      response = await fetch(url, cachedOnly ? only : {});
     } catch (error) {
+      if (cachedOnly) throw new Error("not cached");
       throw new Error(`not downloaded: ${error.message || error}`);
     }
+    if (cachedOnly && !response.ok) throw new Error("not cached");
     if (!response.ok) throw new Error(`missing: HTTP ${response.status}`);
     const total = Number(response.headers.get("Content-Length")) || 0;
     let seen = 0;
@@ -69,9 +85,9 @@
   // starting it needs no request of its own. Receives {url}; answers what fetchInflated
   // tells, then {bytes} (transferred) or {error}.
   const workerMain = () => {
-    addEventListener("message", async ({ data: { url } }) => {
+    addEventListener("message", async ({ data: { url, cachedOnly } }) => {
       try {
-        const bytes = await fetchInflated(url, postMessage);
+        const bytes = await fetchInflated(url, postMessage, cachedOnly);
         postMessage({ bytes }, [bytes]);
       } catch (error) {
         postMessage({ error: String(error?.message || error) });
@@ -80,7 +96,7 @@
   };
 
   // The bytes from a worker; rejects with {workerFailed} when no worker could run.
-  const inWorker = () =>
+  const inWorker = (cachedOnly) =>
     new Promise((resolve, reject) => {
       const noWorker = (why) => Object.assign(new Error(why), { workerFailed: true });
       let worker;
@@ -102,13 +118,51 @@
         worker.terminate();
         reject(noWorker(event.message || "the worker failed"));
       };
-      worker.postMessage({ url });
+      worker.postMessage({ url, cachedOnly });
     });
 
-  globalThis.chunkInspectorSnapshot = inWorker()
-    .catch((error) => {
+  const attempt = (cachedOnly) =>
+    inWorker(cachedOnly).catch((error) => {
       if (!error.workerFailed) throw error;
-      return fetchInflated(url, told); // in the page
+      return fetchInflated(url, told, cachedOnly); // in the page
+    });
+
+  // The link's speed in Mbit/s, from the timing of stdlib.zip's download (preloaded by
+  // index.html): its bytes over the time from its first byte to its last. Shared with the
+  // other start-up downloads, so a lower bound; 0 when there is no timing to go by.
+  const stdlib = new URL(script.dataset.stdlib, location.href).href;
+  const linkSpeed = () =>
+    new Promise((resolve) => {
+      const measure = (entry) => {
+        const seconds = Math.max(entry.responseEnd - entry.responseStart, 1) / 1000;
+        resolve(((entry.encodedBodySize || entry.transferSize) * 8) / seconds / 1e6);
+      };
+      const done = () => performance.getEntriesByName(stdlib).find((e) => e.responseEnd > 0);
+      if (done()) return measure(done());
+      const observer = new PerformanceObserver(() => {
+        if (!done()) return;
+        observer.disconnect();
+        measure(done());
+      });
+      observer.observe({ type: "resource", buffered: true });
+      setTimeout(() => {
+        observer.disconnect();
+        resolve(0);
+      }, PROBE_WAIT_MS);
+    });
+
+  // A page its service worker controls has the snapshot in that worker's cache.
+  const cached = navigator.serviceWorker?.controller ? attempt(false) : attempt(true);
+  globalThis.chunkInspectorSnapshot = cached
+    .catch(async (error) => {
+      if (!error.message.startsWith("not cached")) throw error;
+      const mbit = await linkSpeed();
+      performance.mark("ci:link-measured", { detail: { mbit } });
+      if (mbit < FAST_MBIT) {
+        const speed = mbit ? `${mbit.toFixed(1)} Mbit/s` : "speed unknown";
+        throw new Error(`first visit on a slow link (${speed}): saved for the next visit`);
+      }
+      return attempt(false);
     })
     .then((bytes) => {
       performance.mark("ci:snapshot-inflated");

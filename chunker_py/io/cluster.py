@@ -223,6 +223,11 @@ class _Outcome(Future[Any]):
         super().__init__()
         self._client, self._inner, self._args = client, inner, args
 
+    def _alone(self, job: FileTask, run: str) -> _Outcome:
+        """``job`` cut again in a task of its own (its batch killed its workers)."""
+        args = ((job,), run)
+        return _Outcome(self._client, self._client.submit(cut_files, *args, pure=False), args)
+
     def result(self, timeout: float | None = None) -> Any:
         try:
             return self._inner.result(timeout)
@@ -231,11 +236,7 @@ class _Outcome(Future[Any]):
                 raise
             batch, run = self._args
             if len(batch) > 1:  # find the file that kills: each of the batch alone
-                alone = [
-                    _Outcome(self._client, self._client.submit(
-                        cut_files, (job,), run, pure=False), ((job,), run))
-                    for job in batch
-                ]  # fmt: skip
+                alone = [self._alone(job, run) for job in batch]
                 return [done for outcome in alone for done in outcome.result(timeout)]
             job = batch[0]
             return [

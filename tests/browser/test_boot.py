@@ -48,8 +48,11 @@ def test_runtime_comes_from_the_vendored_files_with_no_wheel_at_start_up(app, se
     )
     assert served <= {request.path for request in server.requests}
     pyodide_dir = "/" + site.vendored.pyodide.rsplit("/", 1)[0]
-    for name in ("pyodide.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"):
+    for name in ("pyodide.mjs", "pyodide.asm.wasm", "pyodide-lock.json"):
         assert f"{pyodide_dir}/{name}" in served
+    # the standard library is the page's own stdlib.zip (what it imports), not the whole one
+    assert f"/{site.build}/stdlib.zip" in served
+    assert f"{pyodide_dir}/python_stdlib.zip" not in served
     # app.zip (the tokenizers) is fetched too, but only after the first result
     app.page.wait_for_function(
         "() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/app.zip'))"

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sitebuild.mutate import SiteMutant, flip, mutation_sites, sample_sites
+from sitebuild.mutate import (
+    RELATED,
+    SiteMutant,
+    flip,
+    mutation_sites,
+    related_tests,
+    sample_sites,
+)
 from sitebuild.paths import PACKAGE
 
 SOURCE = '''TABLE = (1, 2, 3)
@@ -48,3 +55,17 @@ def test_the_draw_is_repeatable_and_follows_the_seed() -> None:
     assert len(first) == 16 and first == sample_sites(PACKAGE, 16, 0, every)
     assert first != sample_sites(PACKAGE, 16, 1, every)
     assert set(first) <= set(every)
+
+
+def test_every_folder_of_the_package_has_existing_related_tests_its_own_first() -> None:
+    tests = PACKAGE.parent / "tests" / "core"
+    folders = {p.name for p in PACKAGE.iterdir() if (p / "__init__.py").is_file()}
+    assert folders == set(RELATED)
+    for folder in folders:
+        site = SiteMutant(f"chunker_py/{folder}/x.py", 1, 0, "+", "-")
+        chosen = related_tests(site)
+        assert all((PACKAGE.parent / name).is_dir() for name in chosen), chosen
+        if (tests / folder).is_dir():
+            assert chosen[0] == f"tests/core/{folder}"
+    top = SiteMutant("chunker_py/__main__.py", 1, 0, "+", "-")
+    assert related_tests(top) == ["tests/core"]

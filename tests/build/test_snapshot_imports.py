@@ -14,7 +14,10 @@ import pytest
 from sitebuild import snapshot
 from sitebuild.bundle import reproducible_zip
 from sitebuild.paths import STATIC
-from sitebuild.snapshot_imports import UnpackOnDemand, import_tree
+from sitebuild.snapshot_imports import import_tree
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "app"))
+from boot_finders import UnpackOnDemand  # type: ignore[import-not-found]
 
 INTERPRETER = (STATIC / "interpreter.js").read_text("utf-8")
 IMPORTS = snapshot.IMPORTS.read_text("utf-8")

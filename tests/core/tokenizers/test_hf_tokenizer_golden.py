@@ -48,3 +48,22 @@ def test_small_trained_files_count_and_end_as_their_golden_references(family: st
         if tokenizer.count(text) != count or tokenizer.token_ends(text) != end
     ]
     assert not wrong, f"{len(wrong)} of {len(GOLDEN['texts'])} differ: {wrong[:5]}"
+
+
+@pytest.mark.parametrize("family", HF)
+def test_long_texts_count_in_blocks_as_whole(family: str) -> None:
+    """A long text counted in blocks (hf/blocks.py), fresh and after one-character edits,
+    equals the same text counted whole, which the tests above tie to HF here too."""
+    entry = HF[family]
+    tokenizer = load_tokenizer_json(json.dumps(entry["tokenizer.json"]), family)
+    document = " and ".join(GOLDEN["texts"])
+    tokenizer.count(document)
+    wrong = []
+    for k in range(40):
+        position = k * 7919 % len(document)
+        edited = document[:position] + "x."[k % 2] + document[position + 1 :]
+        for text in (document, edited, edited[position // 2 :]):
+            if tokenizer.count(text) != tokenizer._count_whole(text):
+                wrong.append((k, len(text)))
+    assert tokenizer.in_blocks  # every golden family's pipeline is one blocks.py accepts
+    assert not wrong, f"{len(wrong)} differ: {wrong[:5]}"
