@@ -117,7 +117,7 @@ def test_counting_in_steps_counts_like_the_reference(
     afterwards the plain ``count`` and ``token_ends`` read the pieces it cached."""
     monkeypatch.setattr(bpe, "MERGE_STEP", 97)
     tokenizer = bpe.BpeTokenizer(name)  # its own caches: every piece is merged here
-    texts = long_pieces() + ["q" * 20_000]
+    texts = [*long_pieces(), "q" * 20_000]
     for text in texts:
         steps = tokenizer.count_steps(text)
         pauses = 0
