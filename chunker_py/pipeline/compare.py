@@ -22,8 +22,7 @@ from ..measures.damage import Damage
 from ..modes.registry import comparison_rows
 from ..sizing.tokens import index_token_ends, window_bounds
 from ..tokenizers import get_tokenizer
-from ..tokenizers.base import paced
-from ..tokenizers.bpe import MERGE_STEP
+from ..tokenizers.base import MERGE_STEP, paced
 from .analysis import Analysis, analyse, comparison_sizes
 from .cache import text_index
 from .units import sizer_for

@@ -24,15 +24,12 @@ from collections.abc import Generator
 from itertools import accumulate, pairwise
 
 from . import unicode_classes as uc
-from .base import Tokenizer, drive
+from .base import MERGE_STEP, Tokenizer, drive
 from .data import decode_ranks, read_data
 from .ranges import contains
 
 PIECE_CACHE = 65536
 LONG_PIECE = 96  # bytes; longer pieces merge with a heap (O(n log n)) instead of scans
-# heap entries taken between two yields of merge_long_steps (~1 us each in CPython): a
-# 20,000-letter piece is then ~9 steps of ~5 ms in CPython (issue 18, defect 8)
-MERGE_STEP = 4096
 
 
 # The split patterns run over class codes, not over the text: each code point is first

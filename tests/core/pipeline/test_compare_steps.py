@@ -18,8 +18,7 @@ import chunker_py
 from chunker_py import Settings, compare, compare_rows, damage_by_size, damage_by_size_rows
 from chunker_py.pipeline.compare import compare_row_steps
 from chunker_py.tokenizers import bpe
-from chunker_py.tokenizers.base import LruDict
-from chunker_py.tokenizers.bpe import MERGE_STEP
+from chunker_py.tokenizers.base import MERGE_STEP, LruDict
 
 NESTED = "\n".join(" " * (2 * min(d, 39)) + f"- item {d} of the list" for d in range(150))
 
