@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import theme
 from dom import by_id, number, plot, set_text
@@ -15,187 +16,199 @@ from js import window
 
 from chunker_py import MAX_CHUNKS, Row, Tradeoff
 
-_last: str | None = None
-_unit = "code points"
-_scheme = ""  # the colour scheme it was drawn in
-_shown: tuple[Sequence[Tradeoff], int | None] = ((), None)
-_described = ""  # the figures in words, before any damage is added to them
-_damage_notes: dict[int, str] = {}  # per size, once the comparison has run
-_evidence_notes: dict[int, str] = {}  # per size, "4 of 5" excerpts kept whole (issue 19)
+
+@dataclass(frozen=True)
+class TradeoffView:
+    """What the trade-off chart shows of one result: the counts at the comparison sizes
+    (none: no comparison), the current size and the size unit."""
+
+    tradeoffs: Sequence[Tradeoff] = ()
+    current: int | None = None
+    unit: str = "code points"
 
 
-def redraw() -> None:
-    """The colour scheme changed: draw again with the new colours."""
-    global _last
-    _last = None
-    show(*_shown)
+class TradeoffChart:
+    """The size trade-offs chart; the comparison's damage and the Evidence check's
+    excerpts kept whole are added to its bars once they are computed."""
 
+    def __init__(self) -> None:
+        self.last: str | None = None
+        self.unit = "code points"
+        self.scheme = ""  # the colour scheme it was drawn in
+        self.view = TradeoffView()
+        self.described = ""  # the figures in words, before any damage is added to them
+        self.damage_notes: dict[int, str] = {}  # per size, once the comparison has run
+        self.evidence_notes: dict[int, str] = {}  # per size, "4 of 5" kept whole (issue 19)
 
-def show(tradeoffs: Sequence[Tradeoff], current: int | None, unit: str = "code points") -> None:
-    global _last, _scheme, _shown, _unit
-    _shown = (tradeoffs, current)
-    c = theme.colours()
-    key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
-    if unit != _unit:
-        _unit, _last = unit, None
-    if key == _last and c["name"] == _scheme:
-        return
-    if key != _last:  # other bars: their notes come with this result's comparison
-        _damage_notes.clear()
-        _evidence_notes.clear()
-    _last, _scheme = key, c["name"]
-    _describe(tradeoffs, current)
-    chart = by_id("tradeoff-chart")
-    chart.hidden = not tradeoffs
-    if not tradeoffs:
-        window.Plotly.purge(chart)
-        return
-    labels = [f"{number(t.size)} (current)" if t.size == current else number(t.size)
-              for t in tradeoffs]  # fmt: skip
-    counts = [t.count for t in tradeoffs]
-    colours = [
-        c["over"] if t.count > MAX_CHUNKS else c["current"] if t.size == current else c["bar"]
-        for t in tradeoffs
-    ]
-    top = max(counts) if counts else 0
-    show_limit = top >= MAX_CHUNKS / 2
-    data = [
-        {
-            "type": "bar",
-            "x": labels,
-            "y": counts,
-            "marker": {"color": colours},
-            "text": [number(c) + (" (over limit)" if c > MAX_CHUNKS else "") for c in counts],
-            "textposition": "outside",
-            "cliponaxis": False,
-            "hovertemplate": "size %{x}<br>%{y} chunks<extra></extra>",
-        }
-    ]
-    layout = theme.layout(
-        c,
-        left=56,
-        xaxis={"title": {"text": f"Chunk size ({_unit})"}, "type": "category"},
-        yaxis={
-            "title": {"text": "Chunks"},
-            "rangemode": "tozero",
-            "range": [0, max(top, MAX_CHUNKS if show_limit else top, 1) * 1.18],
-        },
-    )
-    if show_limit:
-        layout["shapes"] = [
+    def redraw(self) -> None:
+        """The colour scheme changed: draw again with the new colours."""
+        self.last = None
+        self.show(self.view)
+
+    def show(self, view: TradeoffView) -> None:
+        self.view = view
+        tradeoffs, current = view.tradeoffs, view.current
+        c = theme.colours()
+        key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
+        if view.unit != self.unit:
+            self.unit, self.last = view.unit, None
+        if key == self.last and c["name"] == self.scheme:
+            return
+        if key != self.last:  # other bars: their notes come with this result's comparison
+            self.damage_notes.clear()
+            self.evidence_notes.clear()
+        self.last, self.scheme = key, c["name"]
+        self._describe(tradeoffs, current)
+        chart = by_id("tradeoff-chart")
+        chart.hidden = not tradeoffs
+        if not tradeoffs:
+            window.Plotly.purge(chart)
+            return
+        labels = [f"{number(t.size)} (current)" if t.size == current else number(t.size)
+                  for t in tradeoffs]  # fmt: skip
+        counts = [t.count for t in tradeoffs]
+        colours = [
+            c["over"] if t.count > MAX_CHUNKS else c["current"] if t.size == current else c["bar"]
+            for t in tradeoffs
+        ]
+        top = max(counts) if counts else 0
+        show_limit = top >= MAX_CHUNKS / 2
+        data = [
             {
-                "type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": MAX_CHUNKS,
-                "y1": MAX_CHUNKS, "line": {"color": c["over"], "dash": "dash", "width": 1.5},
+                "type": "bar",
+                "x": labels,
+                "y": counts,
+                "marker": {"color": colours},
+                "text": [number(c) + (" (over limit)" if c > MAX_CHUNKS else "") for c in counts],
+                "textposition": "outside",
+                "cliponaxis": False,
+                "hovertemplate": "size %{x}<br>%{y} chunks<extra></extra>",
             }
-        ]  # fmt: skip
-        layout["annotations"] = [
-            {
-                "xref": "paper", "x": 0, "y": MAX_CHUNKS, "xanchor": "left",
-                "yanchor": "bottom", "text": f"{number(MAX_CHUNKS)}-chunk limit",
-                "showarrow": False,
-                "font": {"color": c["over"]}, "bgcolor": c["label_bg"],
-            }
-        ]  # fmt: skip
-    plot(chart, data, layout)
-    if _damage_notes or _evidence_notes:  # drawn again in another colour scheme
-        _annotate()
-
-
-def show_damage(rows: Sequence[Row]) -> None:
-    """Each size's damage (code blocks cut, % ending mid-sentence) in the bars' hover text
-    and the chart's description, once the comparison has run after the paint."""
-    notes = {}
-    for row in rows:
-        d = row.damage
-        pct = row.ends_mid_sentence_pct
-        if d is not None and pct is not None:
-            notes[row.settings.chunk_size] = (
-                f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
-            )
-    _damage_notes.clear()
-    _damage_notes.update(notes)
-    _annotate()
-
-
-def show_evidence(kept: dict[int, tuple[int, int]]) -> None:
-    """Per size, the Evidence check's excerpts kept whole (of the matched questions'):
-    under each bar's count, in its hover text and in the description; nothing without
-    questions."""
-    _evidence_notes.clear()
-    _evidence_notes.update(
-        {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
-    )
-    _annotate()
-
-
-def _annotate() -> None:
-    """The damage and evidence notes on the drawn bars (Plotly.restyle) and in words."""
-    chart = by_id("tradeoff-chart")
-    tradeoffs = _shown[0]
-    if _last is None or chart.hidden or not tradeoffs:
-        return
-    damage, evidence = _damage_notes, _evidence_notes
-    hover = []
-    texts = []
-    for t in tradeoffs:
-        lines = [damage.get(t.size, "")]
-        count = number(t.count) + (" (over limit)" if t.count > MAX_CHUNKS else "")
-        if t.size in evidence:
-            lines.append(f"evidence kept whole: {evidence[t.size]}")
-            count += f"<br>evidence {evidence[t.size].replace(' of ', '/')} whole"
-        hover.append("<br>".join(line for line in lines if line))
-        texts.append(count)
-    top = max(t.count for t in tradeoffs)
-    limit = MAX_CHUNKS if top >= MAX_CHUNKS / 2 else top
-    window.Plotly.update(
-        chart,
-        window.JSON.parse(
-            json.dumps(
+        ]
+        layout = theme.layout(
+            c,
+            left=56,
+            xaxis={"title": {"text": f"Chunk size ({self.unit})"}, "type": "category"},
+            yaxis={
+                "title": {"text": "Chunks"},
+                "rangemode": "tozero",
+                "range": [0, max(top, MAX_CHUNKS if show_limit else top, 1) * 1.18],
+            },
+        )
+        if show_limit:
+            layout["shapes"] = [
                 {
-                    "customdata": [hover],
-                    "text": [texts],
-                    "hovertemplate": "size %{x}<br>%{y} chunks<br>%{customdata}<extra></extra>",
+                    "type": "line", "xref": "paper", "x0": 0, "x1": 1, "y0": MAX_CHUNKS,
+                    "y1": MAX_CHUNKS, "line": {"color": c["over"], "dash": "dash", "width": 1.5},
                 }
-            )
-        ),
-        # room above the bars for a second line of text
-        window.JSON.parse(
-            json.dumps({"yaxis.range": [0, max(top, limit, 1) * (1.32 if evidence else 1.18)]})
-        ),
-    )
-    said = _described
-    if damage:
-        said += (
-            " Damage: "
-            + "; ".join(
-                f"size {number(t.size)}: {damage[t.size]}" for t in tradeoffs if t.size in damage
-            )
-            + "."
-        )
-    if evidence:
-        said += (
-            " Evidence kept whole: "
-            + "; ".join(
-                f"size {number(t.size)}: {evidence[t.size]}"
-                for t in tradeoffs
-                if t.size in evidence
-            )
-            + "."
-        )
-    set_text("tradeoff-text", said)
+            ]  # fmt: skip
+            layout["annotations"] = [
+                {
+                    "xref": "paper", "x": 0, "y": MAX_CHUNKS, "xanchor": "left",
+                    "yanchor": "bottom", "text": f"{number(MAX_CHUNKS)}-chunk limit",
+                    "showarrow": False,
+                    "font": {"color": c["over"]}, "bgcolor": c["label_bg"],
+                }
+            ]  # fmt: skip
+        plot(chart, data, layout)
+        if self.damage_notes or self.evidence_notes:  # drawn again in another colour scheme
+            self._annotate()
 
+    def show_damage(self, rows: Sequence[Row]) -> None:
+        """Each size's damage (code blocks cut, % ending mid-sentence) in the bars' hover text
+        and the chart's description, once the comparison has run after the paint."""
+        notes = {}
+        for row in rows:
+            d = row.damage
+            pct = row.ends_mid_sentence_pct
+            if d is not None and pct is not None:
+                notes[row.settings.chunk_size] = (
+                    f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
+                )
+        self.damage_notes.clear()
+        self.damage_notes.update(notes)
+        self._annotate()
 
-def _describe(tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
-    """The same figures as text, for screen readers and tests (and the limit when off-scale)."""
-    global _described
-    if not tradeoffs:
-        _described = "No comparison: see Chunk readiness."
-        set_text("tradeoff-text", _described)
-        return
-    parts = [
-        f"size {number(t.size)}{' (current)' if t.size == current else ''}: "
-        f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
-        for t in tradeoffs
-    ]
-    _described = f"Sizes in {_unit}: " + "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks."
-    set_text("tradeoff-text", _described)
+    def show_evidence(self, kept: dict[int, tuple[int, int]]) -> None:
+        """Per size, the Evidence check's excerpts kept whole (of the matched questions'):
+        under each bar's count, in its hover text and in the description; nothing without
+        questions."""
+        self.evidence_notes.clear()
+        self.evidence_notes.update(
+            {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
+        )
+        self._annotate()
+
+    def _annotate(self) -> None:
+        """The damage and evidence notes on the drawn bars (Plotly.restyle) and in words."""
+        chart = by_id("tradeoff-chart")
+        tradeoffs = self.view.tradeoffs
+        if self.last is None or chart.hidden or not tradeoffs:
+            return
+        damage, evidence = self.damage_notes, self.evidence_notes
+        hover = []
+        texts = []
+        for t in tradeoffs:
+            lines = [damage.get(t.size, "")]
+            count = number(t.count) + (" (over limit)" if t.count > MAX_CHUNKS else "")
+            if t.size in evidence:
+                lines.append(f"evidence kept whole: {evidence[t.size]}")
+                count += f"<br>evidence {evidence[t.size].replace(' of ', '/')} whole"
+            hover.append("<br>".join(line for line in lines if line))
+            texts.append(count)
+        top = max(t.count for t in tradeoffs)
+        limit = MAX_CHUNKS if top >= MAX_CHUNKS / 2 else top
+        window.Plotly.update(
+            chart,
+            window.JSON.parse(
+                json.dumps(
+                    {
+                        "customdata": [hover],
+                        "text": [texts],
+                        "hovertemplate": "size %{x}<br>%{y} chunks<br>%{customdata}<extra></extra>",
+                    }
+                )
+            ),
+            # room above the bars for a second line of text
+            window.JSON.parse(
+                json.dumps({"yaxis.range": [0, max(top, limit, 1) * (1.32 if evidence else 1.18)]})
+            ),
+        )
+        said = self.described
+        if damage:
+            said += (
+                " Damage: "
+                + "; ".join(
+                    f"size {number(t.size)}: {damage[t.size]}"
+                    for t in tradeoffs
+                    if t.size in damage
+                )
+                + "."
+            )
+        if evidence:
+            said += (
+                " Evidence kept whole: "
+                + "; ".join(
+                    f"size {number(t.size)}: {evidence[t.size]}"
+                    for t in tradeoffs
+                    if t.size in evidence
+                )
+                + "."
+            )
+        set_text("tradeoff-text", said)
+
+    def _describe(self, tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
+        """The same figures as text, for screen readers and tests (and the limit when off-scale)."""
+        if not tradeoffs:
+            self.described = "No comparison: see Chunk readiness."
+            set_text("tradeoff-text", self.described)
+            return
+        parts = [
+            f"size {number(t.size)}{' (current)' if t.size == current else ''}: "
+            f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
+            for t in tradeoffs
+        ]
+        self.described = (
+            f"Sizes in {self.unit}: " + "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks."
+        )
+        set_text("tradeoff-text", self.described)

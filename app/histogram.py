@@ -18,8 +18,6 @@ from js import window
 from chunker_py import Analysis, size_unit_name, sizer_for
 
 MAX_BINS = 60
-_last: str | None = None
-_analysis: Analysis | None = None
 
 
 def chunk_lengths(analysis: Analysis) -> list[int]:
@@ -52,34 +50,38 @@ def bins(lengths: Sequence[int], size: int) -> list[tuple[int, int, int]]:
     ]
 
 
-def show(analysis: Analysis | None) -> None:
-    global _last, _analysis
-    _analysis = analysis
-    lengths = chunk_lengths(analysis) if analysis is not None else []
-    size = analysis.settings.chunk_size if analysis is not None else 0
-    unit = size_unit_name(analysis.settings) if analysis is not None else "code points"
-    table = bins(lengths, size) if len(lengths) > 1 else []
-    colours = theme.colours()
-    key = json.dumps([table, size, unit, colours["name"]])
-    if key == _last:
-        return
-    _last = key
-    chart = by_id("sizes-chart")
-    chart.dataset.bins = json.dumps(table)
-    chart.dataset.unit = unit
-    _describe(lengths, size, unit)
-    chart.hidden = not table
-    if not table:
-        window.Plotly.purge(chart)
-        return
-    _draw(chart, table, size, unit, colours)
+class SizesChart:
+    """The sizes histogram of one result (None: no chunks)."""
 
+    def __init__(self) -> None:
+        self.last: str | None = None  # what it was last drawn from
+        self.analysis: Analysis | None = None
 
-def redraw() -> None:
-    """The colour scheme changed: draw again with the new colours."""
-    global _last
-    _last = None
-    show(_analysis)
+    def show(self, view: Analysis | None) -> None:
+        analysis = self.analysis = view
+        lengths = chunk_lengths(analysis) if analysis is not None else []
+        size = analysis.settings.chunk_size if analysis is not None else 0
+        unit = size_unit_name(analysis.settings) if analysis is not None else "code points"
+        table = bins(lengths, size) if len(lengths) > 1 else []
+        colours = theme.colours()
+        key = json.dumps([table, size, unit, colours["name"]])
+        if key == self.last:
+            return
+        self.last = key
+        chart = by_id("sizes-chart")
+        chart.dataset.bins = json.dumps(table)
+        chart.dataset.unit = unit
+        _describe(lengths, size, unit)
+        chart.hidden = not table
+        if not table:
+            window.Plotly.purge(chart)
+            return
+        _draw(chart, table, size, unit, colours)
+
+    def redraw(self) -> None:
+        """The colour scheme changed: draw again with the new colours."""
+        self.last = None
+        self.show(self.analysis)
 
 
 def _draw(

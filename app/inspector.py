@@ -21,15 +21,13 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 
-import chart
 import damage as damage_panel
-import histogram
-import readiness
 import settings
-import summary
 import theme
+from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
+from damage import DamageGroup
 from dom import (
     ListView,
     after_paint,
@@ -41,11 +39,14 @@ from dom import (
 )
 from evidence import EvidencePanel, evidence_marks
 from export import Export
+from histogram import SizesChart
 from js import document, window
 from preview import Preview
 from pyodide.ffi import create_once_callable, create_proxy
+from readiness import Readiness, Verdict
 from records import Records
 from source import Source
+from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
 
 import chunker_py
@@ -54,8 +55,8 @@ from chunker_py import (
     Row,
     Settings,
     analyse,
-    compare_rows,
-    damage_by_size_rows,
+    compare_row_steps,
+    damage_by_size_row_steps,
     parse_settings,
     settings_from_fragment,
     settings_to_fragment,
@@ -77,6 +78,12 @@ ChartJob = tuple[str, Settings, int]
 class Page:
     def __init__(self) -> None:
         self.root = by_id("app")
+        self.readiness = Readiness()
+        self.figures = Figures()
+        self.tokens = TokenFigures()
+        self.tradeoff = TradeoffChart()
+        self.sizes = SizesChart()
+        self.damage_group = DamageGroup()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -102,11 +109,14 @@ class Page:
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
-        self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
-        self.evidence.map_selection = self._map_selection
-        self.evidence.on_found = self._evidence_found
-        self.evidence.on_sizes = chart.show_evidence
-        self.evidence.show_chunk = self.chunk_map.activate
+        self.evidence = EvidencePanel(  # issue 19
+            self.source,
+            apply_row=self._apply_row,
+            map_selection=self._map_selection,
+            on_found=self._evidence_found,
+            on_sizes=self.tradeoff.show_evidence,
+            show_chunk=self.chunk_map.activate,
+        )
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -122,7 +132,7 @@ class Page:
         self.chunk_map.wire()
         self.copy_code.wire()
         self.evidence.wire()
-        theme.on_change(lambda: (chart.redraw(), histogram.redraw()))
+        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
@@ -186,13 +196,13 @@ class Page:
             traceback.print_exc()
             missing = app_code_missing()
             if missing is not None and after_paint:
-                readiness.unavailable(missing)
+                self.readiness.unavailable(missing)
                 return False
             self._clear_after_bug()
             if missing is not None:  # not a bug: a file of the page did not arrive
-                readiness.unavailable(missing)
+                self.readiness.unavailable(missing)
             else:
-                readiness.bug(f"{type(exc).__name__}: {exc}")
+                self.readiness.bug(f"{type(exc).__name__}: {exc}")
             self.outcome = self.root.dataset.state = "error"  # until the input changes
             self.root.removeAttribute("aria-busy")
             return False
@@ -222,8 +232,8 @@ class Page:
         self.root.dataset.chart = "pending"
         if result is None:
             self.result = None
-            histogram.show(None)
-            damage_panel.show_group(None)
+            self.sizes.show(None)
+            self.damage_group.show(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
@@ -233,7 +243,7 @@ class Page:
             self.result = result
             damage_panel.pending(True)
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
-            steps.append(lambda: histogram.show(result))
+            steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self._tokens(result))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
@@ -303,27 +313,27 @@ class Page:
     def _chart(self, job: ChartJob | None) -> None:
         """Size trade-offs: the counts at the comparison sizes (several splits)."""
         if job is None:
-            chart.show((), None)
+            self.tradeoff.show(TradeoffView())
         else:
             text, chosen, count = job
-            chart.show(tradeoffs(text, chosen, known=count), chosen.chunk_size,
-                       size_unit_name(chosen))  # fmt: skip
+            bars = tradeoffs(text, chosen, known=count)
+            self.tradeoff.show(TradeoffView(bars, chosen.chunk_size, size_unit_name(chosen)))
         self.root.dataset.chart = "ready"
 
     def _tokens(self, result: chunker_py.Analysis) -> None:
         """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
         missing = app_code_missing()
         if missing is not None and not tokenizer_loaded(result.settings.tokenizer):
-            summary.show_tokens_unavailable(missing)
+            self.tokens.unavailable(missing)
             return
-        summary.show_tokens(result, True)
         if not self.view.tokens_ready:
             self.view = replace(self.view, tokens_ready=True)
             self.records.show(self.view)
+        self.tokens.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
-        damage_panel.show_group(found, len(result.spans))
+        self.damage_group.show(result)
         if by_id("damaged-only").checked and found is not None:
             self._set_only(damage_panel.damaged_indices(found))
         damage_panel.mark(result, found, self._listed())
@@ -333,20 +343,23 @@ class Page:
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
         """The splitter comparison, then each trade-off size's damage: one split and
-        damage pass per step (see ``_drive``)."""
+        damage pass per step (see ``_drive``), the long pieces' token merges before it in
+        steps of their own (issue 18, defect 8: a None from the ``_row_steps``)."""
         rows: list[Row] = []
-        for row in compare_rows(result.text, result.settings, known=result):
-            rows.append(row)
+        for row in compare_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                rows.append(row)
             yield
         self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
         damage_panel.show_comparison(rows, self.apply_row, applied)
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
-        for row in damage_by_size_rows(result.text, result.settings, known=result):
-            by_size.append(row)
+        for row in damage_by_size_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                by_size.append(row)
             yield
-        chart.show_damage(by_size)
+        self.tradeoff.show_damage(by_size)
         yield
         self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
@@ -395,9 +408,11 @@ class Page:
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
         self.export.show(None)
-        for clear in (lambda: summary.show(None), lambda: self.preview.show(ListView()),
-                      lambda: self.records.show(ListView()), lambda: chart.show((), None),
-                      lambda: self.chunk_map.show(None), lambda: histogram.show(None)):  # fmt: skip
+        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
+                      lambda: self.records.show(ListView()),
+                      lambda: self.tradeoff.show(TradeoffView()),
+                      lambda: self.chunk_map.show(None),
+                      lambda: self.sizes.show(None)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -443,7 +458,7 @@ class Page:
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
-        readiness.show(problem, warnings, notes or ())
+        self.readiness.show(Verdict(problem, warnings, notes or ()))
         bar = by_id("result-bar")
         bar.hidden = False
         bar.textContent = (
@@ -451,13 +466,13 @@ class Page:
             if result is not None
             else "Check inputs · Show the message ↓"
         )
-        summary.show(result.summary if result is not None else None)
+        self.figures.show(result.summary if result is not None else None)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
-        if result is None or not result.spans or not loaded:
-            summary.show_tokens(result, False)  # else counted after the paint
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None
         self.view = ListView(result, only, loaded)
+        if result is None or not result.spans or not loaded:
+            self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)

@@ -3,39 +3,48 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from dom import by_id, element
 
 
-def show(problem: str | None, warnings: Sequence[str] = (), notes: Sequence[str] = ()) -> None:
-    """``problem`` is the message beneath Check inputs; None means Ready."""
-    panel = by_id("readiness")
-    panel.dataset.status = "check" if problem else "ready"
-    by_id("readiness-status").textContent = "Check inputs" if problem else "Ready"
-    by_id("readiness-message").textContent = problem or "The settings produced usable records."
-    _list("readiness-warnings", warnings)
-    _list("readiness-notes", notes)
+@dataclass(frozen=True)
+class Verdict:
+    """What Chunk readiness shows of one update: ``problem`` is the message beneath Check
+    inputs (None means Ready), then the warnings and notes listed under it."""
+
+    problem: str | None = None
+    warnings: Sequence[str] = ()
+    notes: Sequence[str] = ()
 
 
-def bug(message: str) -> None:
-    """An unexpected exception: say so plainly; the next edit tries again."""
-    panel = by_id("readiness")
-    panel.dataset.status = "bug"
-    by_id("readiness-status").textContent = "Something went wrong"
-    by_id("readiness-message").textContent = (
-        f"Bug: {message}. Please report it; your text and settings are unchanged, and the "
-        "next edit will try again."
-    )
+class Readiness:
+    """The Chunk readiness panel: the verdict of the last update, or a bug."""
 
+    def show(self, view: Verdict) -> None:
+        problem = view.problem
+        by_id("readiness").dataset.status = "check" if problem else "ready"
+        by_id("readiness-status").textContent = "Check inputs" if problem else "Ready"
+        by_id("readiness-message").textContent = problem or "The settings produced usable records."
+        _list("readiness-warnings", view.warnings)
+        _list("readiness-notes", view.notes)
 
-def unavailable(why: str) -> None:
-    """A file of the page did not arrive (``why`` names it): not a bug, and not the inputs."""
-    panel = by_id("readiness")
-    panel.dataset.status = "unavailable"
-    by_id("readiness-status").textContent = "Part of the page did not load"
-    by_id(
-        "readiness-message"
-    ).textContent = f"{why}. Reload the page to try again; your text and settings are unchanged."
+    def bug(self, message: str) -> None:
+        """An unexpected exception: say so plainly; the next edit tries again."""
+        by_id("readiness").dataset.status = "bug"
+        by_id("readiness-status").textContent = "Something went wrong"
+        by_id("readiness-message").textContent = (
+            f"Bug: {message}. Please report it; your text and settings are unchanged, and the "
+            "next edit will try again."
+        )
+
+    def unavailable(self, why: str) -> None:
+        """A file of the page did not arrive (``why`` names it): not a bug, and not the
+        inputs."""
+        by_id("readiness").dataset.status = "unavailable"
+        by_id("readiness-status").textContent = "Part of the page did not load"
+        message = f"{why}. Reload the page to try again; your text and settings are unchanged."
+        by_id("readiness-message").textContent = message
 
 
 def _list(element_id: str, items: Sequence[str]) -> None:

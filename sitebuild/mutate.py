@@ -226,7 +226,7 @@ def core_tests_pass(copy: Path) -> bool:
 # and the comparison's tests drive the pipeline).
 RELATED: dict[str, tuple[str, ...]] = {
     "engine": ("engine", "modes", "pipeline"),
-    "text": ("text", "sentences", "modes", "measures"),
+    "text": ("text", "sentences", "modes", "measures", "corpus"),  # corpus: front matter
     "tokenizers": ("tokenizers",),
     "sizing": ("modes", "pipeline", "tokenizers"),
     "modes": ("modes", "config"),
@@ -298,6 +298,8 @@ def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
             every = mutation_sites(package)
             sites = sample_sites(package, sample, seed, every)
             log(f"{len(sites)} of {len(every)} sites, seed {seed}")
+            if names:  # e.g. one survivor again: mutate --sample 16 --seed 17 engine/index.py:102
+                sites = [s for s in sites if any(n in s.name for n in names)]
             return report(len(sites), sampled_run(copy, sites))
         chosen = [m for m in MUTANTS if not names or any(n in m.name for n in names)]
         for mutant in chosen:  # every snippet is checked before anything runs

@@ -621,7 +621,8 @@ def _paragraph(
             and text[stop + 1] in upper
         ):
             # the usual case: ". " (or a line break) before a capital after a plain word
-            # (what _latin_end finds too, in a tenth of the time)
+            # (what _latin_end finds too, in a tenth of the time; so a mutant that turns
+            # this branch off is equivalent: the cuts are the same, only slower)
             word = text[max(begin, first - _TOKEN_LIMIT) : first].rsplit(None, 1)[-1]
             if len(word) > 1 and not word.strip(letters) and word.lower() not in special:
                 cut = stop

@@ -29,7 +29,7 @@ assert len(TYPED) >= 40
 
 INJECT = """
 import sys
-_panel = sys.modules["summary"]
+_panel = sys.modules["summary"].Figures
 _original = _panel.show
 
 def _fail_once(*args, **kwargs):
@@ -40,7 +40,7 @@ _panel.show = _fail_once
 """
 RESTORE = """
 import sys
-_panel = sys.modules["summary"]
+_panel = sys.modules["summary"].Figures
 if getattr(_panel.show, "__name__", "") == "_fail_once":
     _panel.show = _original
 _panel.show.__name__

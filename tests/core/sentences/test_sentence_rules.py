@@ -439,6 +439,11 @@ DETECTED = [
     ("ประโยคแรก ประโยคที่สอง", "th"),
     ("Սա առաջին նախադասությունն է։", "hy"),
     ("12345 ...", "en"),
+    # the script with the most letters wins, Katakana alone counting as Japanese: five
+    # Greek letters against four Katakana, then four against five (a mutation run's
+    # survivor counted a Katakana-only text one letter high)
+    ("αβγδε アイウエ", "el"),
+    ("αβγδ アイウエオ", "ja"),
 ]
 
 
