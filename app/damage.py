@@ -34,21 +34,27 @@ GROUP = {
 }
 
 
-def show_group(damage: Damage | None, chunks: int = 0) -> None:
-    """The Damage figures: "cut of all" for blocks, counts and % of chunks for sentences."""
-    for element_id, (key, whole) in GROUP.items():
-        if damage is None:
-            text = "—"
-        else:
-            value = getattr(damage, key)
-            if whole == "%":
-                share = 100 * value / chunks if chunks else 0.0
-                text = f"{number(value)} ({share:.1f}%)"
-            elif whole is not None:
-                text = f"{number(value)} of {number(getattr(damage, whole))}"
+class DamageGroup:
+    """The summary's Damage figures of one result, once its damage is computed (None, or
+    a result without damage: a dash each)."""
+
+    def show(self, view: Analysis | None) -> None:
+        """Blocks as "cut of all", sentences as counts and % of chunks."""
+        damage = view.damage if view is not None else None
+        chunks = len(view.spans) if view is not None else 0
+        for element_id, (key, whole) in GROUP.items():
+            if damage is None:
+                text = "—"
             else:
-                text = number(value)
-        by_id(element_id).textContent = text
+                value = getattr(damage, key)
+                if whole == "%":
+                    share = 100 * value / chunks if chunks else 0.0
+                    text = f"{number(value)} ({share:.1f}%)"
+                elif whole is not None:
+                    text = f"{number(value)} of {number(getattr(damage, whole))}"
+                else:
+                    text = number(value)
+            by_id(element_id).textContent = text
 
 
 def words(damage: Damage, indices: Sequence[int]) -> str:

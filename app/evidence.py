@@ -120,9 +120,27 @@ def _mean(value: float | None, digits: int = 2) -> str:
 
 
 class EvidencePanel:
-    def __init__(self, source: Any, apply_row: Callable[[str], Any]) -> None:
+    """The Evidence check. What it changes elsewhere goes through the callbacks its owner
+    (app/inspector.py) passes in: ``apply_row`` (a row's Use), ``map_selection`` (the chunk
+    map's selection), ``on_found`` (where the evidence marks go), ``on_sizes`` (the excerpts
+    kept whole per trade-off size) and ``show_chunk`` (the chunk map's chunk, focused)."""
+
+    def __init__(
+        self,
+        source: Any,
+        *,
+        apply_row: Callable[[str], Any],
+        map_selection: Callable[[], tuple[int, int] | None],
+        on_found: Callable[[Analysis | None, Evidence | None], None],
+        on_sizes: Callable[[dict[int, tuple[int, int]]], None],
+        show_chunk: Callable[[int], None],
+    ) -> None:
         self.source = source
         self.apply_row = apply_row
+        self.map_selection = map_selection
+        self.on_found = on_found
+        self.on_sizes = on_sizes
+        self.show_chunk = show_chunk
         self.questions: list[Question] = []
         self.anchored_to = ""  # the text the questions' offsets refer to
         self.draft: list[Excerpt] = []
@@ -131,11 +149,6 @@ class EvidencePanel:
         self.found: Evidence | None = None
         self.rows: Sequence[Row] | None = None
         self.by_size: Sequence[Row] = ()  # the trade-off chart's sizes (their results)
-        self.on_sizes: Callable[[dict[int, tuple[int, int]]], None] = lambda _kept: None
-        # set by app/inspector.py: the chunk map's selection, and where the marks go
-        self.map_selection: Callable[[], tuple[int, int] | None] = lambda: None
-        self.on_found: Callable[[Analysis | None, Evidence | None], None] = lambda _r, _f: None
-        self.show_chunk: Callable[[int], None] = lambda _index: None  # the chunk map's
 
     # -- wiring
     def wire(self) -> None:

@@ -27,6 +27,7 @@ import theme
 from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
+from damage import DamageGroup
 from dom import (
     ListView,
     after_paint,
@@ -54,8 +55,8 @@ from chunker_py import (
     Row,
     Settings,
     analyse,
-    compare_rows,
-    damage_by_size_rows,
+    compare_row_steps,
+    damage_by_size_row_steps,
     parse_settings,
     settings_from_fragment,
     settings_to_fragment,
@@ -82,6 +83,7 @@ class Page:
         self.tokens = TokenFigures()
         self.tradeoff = TradeoffChart()
         self.sizes = SizesChart()
+        self.damage_group = DamageGroup()
         self.source = Source(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -107,11 +109,14 @@ class Page:
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
         self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
-        self.evidence = EvidencePanel(self.source, self._apply_row)  # issue 19
-        self.evidence.map_selection = self._map_selection
-        self.evidence.on_found = self._evidence_found
-        self.evidence.on_sizes = self.tradeoff.show_evidence
-        self.evidence.show_chunk = self.chunk_map.activate
+        self.evidence = EvidencePanel(  # issue 19
+            self.source,
+            apply_row=self._apply_row,
+            map_selection=self._map_selection,
+            on_found=self._evidence_found,
+            on_sizes=self.tradeoff.show_evidence,
+            show_chunk=self.chunk_map.activate,
+        )
 
     def start(self) -> None:
         share_whitespace_symbols()
@@ -228,7 +233,7 @@ class Page:
         if result is None:
             self.result = None
             self.sizes.show(None)
-            damage_panel.show_group(None)
+            self.damage_group.show(None)
             damage_panel.mark(None, None)
             damage_panel.show_comparison(None, None)
             self._set_only(None)
@@ -328,7 +333,7 @@ class Page:
 
     def _damage(self, result: chunker_py.Analysis) -> None:
         found = result.damage
-        damage_panel.show_group(found, len(result.spans))
+        self.damage_group.show(result)
         if by_id("damaged-only").checked and found is not None:
             self._set_only(damage_panel.damaged_indices(found))
         damage_panel.mark(result, found, self._listed())
@@ -338,18 +343,21 @@ class Page:
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
         """The splitter comparison, then each trade-off size's damage: one split and
-        damage pass per step (see ``_drive``)."""
+        damage pass per step (see ``_drive``), the long pieces' token merges before it in
+        steps of their own (issue 18, defect 8: a None from the ``_row_steps``)."""
         rows: list[Row] = []
-        for row in compare_rows(result.text, result.settings, known=result):
-            rows.append(row)
+        for row in compare_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                rows.append(row)
             yield
         self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
         damage_panel.show_comparison(rows, self.apply_row, applied)
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
-        for row in damage_by_size_rows(result.text, result.settings, known=result):
-            by_size.append(row)
+        for row in damage_by_size_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                by_size.append(row)
             yield
         self.tradeoff.show_damage(by_size)
         yield

@@ -56,6 +56,25 @@ def bench_text() -> str:
     return document("english", 10_000) + document("mixed", 10_000)
 
 
+SPACED = (
+    "Сегодня утром мы прочитали длинный документ о погоде в горах и решили идти дальше "  # noqa: RUF001
+    "Σήμερα το πρωί διαβάσαμε ένα μεγάλο κείμενο για τον καιρό στα βουνά και συνεχίσαμε"  # noqa: RUF001
+)
+SPACED_WORDS = SPACED.split()
+
+
+def spaced_text(code_points: int = 20_000) -> str:
+    """A Cyrillic and Greek document (spaces between words, no ASCII), words shuffled."""
+    words: list[str] = []
+    k = 0
+    while sum(map(len, words)) + len(words) < code_points:
+        k += 1
+        words.append(SPACED_WORDS[(k * 7919) % len(SPACED_WORDS)])
+        if k % 13 == 0:
+            words[-1] += "."
+    return " ".join(words)[:code_points]
+
+
 def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, float]:
     """Load, cold 20k count, warm edit, cold 1k-chunk counts per second (no tokenizers:
     this also runs inside Pyodide)."""
@@ -70,6 +89,7 @@ def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, f
 
     out["cold 20k"] = median_ms(cold, 5)
     out["warm edit"] = warm_edit_ms(ours)
+    out["warm spaced"] = warm_edit_ms(ours, spaced_text())
 
     def chunk_counts() -> None:
         emptied(ours)
@@ -80,10 +100,11 @@ def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, f
     return out
 
 
-def warm_edit_ms(tokenizer: object) -> float:
-    """The page's keystroke: the 20k document counted, then 9 one-character edits at the
-    same positions for every tokenizer (median)."""
-    text = bench_text()
+def warm_edit_ms(tokenizer: object, text: str = "") -> float:
+    """The page's keystroke: the 20k document (``bench_text`` by default) counted, then 9
+    one-character edits at the same positions for every tokenizer (median)."""
+    text = text or bench_text()
+    emptied(tokenizer)  # the same keystrokes may have been counted by an earlier call
     tokenizer.count(text)  # type: ignore[attr-defined]
     edits = iter(range(10**9))
 
@@ -99,7 +120,17 @@ BUDGET = ("cl100k_base", "wordpiece")  # today's token figures: the built-ins' r
 
 def budget_ms() -> dict[str, float]:
     """The built-in tokenizers' recount after the same keystrokes (the budget)."""
-    return {name: warm_edit_ms(get_tokenizer(name)) for name in BUDGET}
+    out = {name: warm_edit_ms(get_tokenizer(name)) for name in BUDGET}
+    for name in BUDGET:
+        out[f"{name} spaced"] = warm_edit_ms(get_tokenizer(name), spaced_text())
+    return out
+
+
+def budget_line(budget: dict[str, float], digits: int) -> str:
+    return ", ".join(
+        f"{n} {budget[n]:.{digits}f} ms (Cyrillic/Greek {budget[n + ' spaced']:.{digits}f} ms)"
+        for n in BUDGET
+    )
 
 
 def longest_step_ms(data: bytes | str) -> float:
@@ -135,7 +166,8 @@ def reference_figures(data: str, reference, load_repeat: int = 3) -> dict[str, f
 
 
 def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[str, float]:
-    budget = {"budget": warm_edit_ms(get_tokenizer("cl100k_base"))}
+    cl100k = get_tokenizer("cl100k_base")
+    budget = {"budget": warm_edit_ms(cl100k), "budget spaced": warm_edit_ms(cl100k, spaced_text())}
     return {**our_figures(ours_factory), **reference_figures(data, reference), **budget}
 
 
@@ -148,7 +180,9 @@ def report(name: str, f: dict[str, float]) -> None:
         f"  20k cold {f['cold 20k']:.1f} ms (tokenizers {f['cold 20k ref']:.2f} ms, "
         f"x{cold_ratio:.1f}); warm edit {f['warm edit']:.2f} ms "
         f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode, "
-        f"x{f['warm edit'] / f['budget']:.2f} cl100k_base's recount)\n"
+        f"x{f['warm edit'] / f['budget']:.2f} cl100k_base's recount); Cyrillic/Greek warm "
+        f"edit {f['warm spaced']:.2f} ms (x{f['warm spaced'] / f['budget spaced']:.2f} "
+        f"cl100k_base's)\n"
         f"  1k chunks cold: {f['chunks/s']:.0f} counts/s (tokenizers {f['chunks/s ref']:.0f}/s, "
         f"x{f['chunks/s ref'] / f['chunks/s']:.1f} slower)"
     )
@@ -240,17 +274,18 @@ def main_pyodide() -> int:
     budget, cpython_budget = pyodide.pop("budget"), budget_ms()
     print(
         "Recount budget (the built-ins' warm edit, same keystrokes): Pyodide "
-        + ", ".join(f"{n} {budget[n]:.1f} ms" for n in BUDGET)
+        + budget_line(budget, 1)
         + "; CPython "
-        + ", ".join(f"{n} {cpython_budget[n]:.2f} ms" for n in BUDGET)
+        + budget_line(cpython_budget, 2)
     )
     print(
         "| file | load: Pyodide / CPython ours / tokenizers (ms) | longest load step: Pyodide / "
         "CPython (ms) | 20k cold: Pyodide ms (x CPython ours, x tokenizers) | warm edit: "
-        "Pyodide / CPython ms (x cl100k_base's, same run) | 1k chunks: Pyodide counts/s "
+        "Pyodide / CPython ms (x cl100k_base's, same run) | Cyrillic/Greek warm edit: Pyodide / "
+        "CPython ms (x cl100k_base's) | 1k chunks: Pyodide counts/s "
         "(CPython ours, tokenizers) |"
     )
-    print("|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|")
     for stem, name in stems.items():
         data, reference = files[name]
         repeat = 1 if len(data) > 5_000_000 else 3
@@ -263,7 +298,11 @@ def main_pyodide() -> int:
             f"{p['cold 20k']:.0f} (x{p['cold 20k'] / ours['cold 20k']:.1f}, "
             f"x{p['cold 20k'] / ref['cold 20k ref']:.1f}) | {p['warm edit']:.1f} / "
             f"{ours['warm edit']:.2f} (x{p['warm edit'] / budget['cl100k_base']:.2f}, "
-            f"x{ours['warm edit'] / cpython_budget['cl100k_base']:.2f}) | {p['chunks/s']:.0f} "
+            f"x{ours['warm edit'] / cpython_budget['cl100k_base']:.2f}) | "
+            f"{p['warm spaced']:.1f} / {ours['warm spaced']:.2f} "
+            f"(x{p['warm spaced'] / budget['cl100k_base spaced']:.2f}, "
+            f"x{ours['warm spaced'] / cpython_budget['cl100k_base spaced']:.2f}) | "
+            f"{p['chunks/s']:.0f} "
             f"({ours['chunks/s']:.0f}, {ref['chunks/s ref']:.0f}) |"
         )
     return 0
@@ -285,10 +324,7 @@ def main() -> int:
 
     print(f"CPython {sys.version.split()[0]}, tokenizers {tokenizers.__version__}")
     budget = budget_ms()
-    print(
-        "Recount budget (the built-ins' warm edit, same keystrokes): "
-        + ", ".join(f"{n} {budget[n]:.2f} ms" for n in BUDGET)
-    )
+    print("Recount budget (the built-ins' warm edit, same keystrokes): " + budget_line(budget, 2))
     for family in FAMILIES:
         reference, _ = trained(family)
         data = reference.to_str()

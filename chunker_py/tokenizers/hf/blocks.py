@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import re
 
+from ...text.graphemes import EXTEND, PREPEND, SPACING_MARK, ZWJ, properties
+from . import unicode_data as ud
 from .models import Bpe, Model
 from .normalizers import (
     BertNormalizer,
@@ -52,15 +54,20 @@ from .pre_tokenizers import (
     Whitespace,
 )
 from .pre_tokenizers import Sequence_ as PreSequence
+from .tables import RangeSet
 
 BEFORE = "A-Za-z0-9.,;:!?"
 AFTER = "A-Za-z0-9"
 BLOCK = 48  # code points at least per block (fewer, larger blocks: less per-block work)
-# A block: at least BLOCK code points, up to the next boundary (or the text's end).
-BLOCKS = re.compile(rf"(?s).{{{BLOCK},}}?(?<=[{BEFORE}])(?= [{AFTER}])|.+")
 BEFORE_CHARS = {chr(c) for c in range(0x21, 0x7F) if re.fullmatch(f"[{BEFORE}]", chr(c))}
 AFTER_CHARS = {chr(c) for c in range(0x21, 0x7F) if re.fullmatch(f"[{AFTER}]", chr(c))}
 SPACE_LIKE = {" ", "\u2581"}
+# Candidate cuts of any script: a space between two alphanumerics of Python's tables (or
+# an ASCII boundary character before it). Each is checked against the frozen tables
+# (``Cuts``), so Python's Unicode version only changes where blocks end, never a count.
+CANDIDATE = re.compile(rf"(?<=[^\W_]|[{BEFORE}]) (?=[^\W_])")
+LETTERS = RangeSet(ud.ONIG_L)
+SPACES = RangeSet(ud.RUST_SPACE)
 CROSS_RULE = re.compile(r"\{\d*,?\d*\}|[+*?\\]")
 
 
@@ -161,3 +168,96 @@ def split_safe(
     if model.fuse_unk and space not in model.vocab:
         return False
     return not any(space in token[1:] for token in model.vocab)
+
+
+def letters_safe(
+    normalizer: Normalizer | None,
+    pre_tokenizer: PreTokenizer | None,
+    added: list[tuple[str, bool, bool]],
+) -> bool:
+    """Whether, on top of ``split_safe``, a space between two letters of any script may be
+    a cut (``Cuts`` checks each letter). The NFx forms never compose across a space (a
+    starter that composes with nothing); Lowercase, StripAccents and BertNormalizer act per
+    code point; a Precompiled first step per grapheme cluster, which ends before the space
+    unless the letter before is Prepend and goes on after it when the letter after is
+    Extend, ZWJ or SpacingMark (both refused). A Replace must touch runs of spaces only.
+    The pre-tokenizers split at the space as for ASCII words: a regex's match that holds a
+    character other than whitespace never goes on past a space (``' ?'`` only starts one),
+    so the letter before must not come out as whitespace (or empty); with Precompiled and
+    a regex pre-tokenizer a cluster could end the letter's text otherwise: refused. No
+    letter is a cut's left side if it (or its text's last character) ends an rstrip added
+    token, which would take the space."""
+    from .precompiled import Precompiled
+
+    steps = _steps(normalizer)
+    for index, step in enumerate(steps):
+        if isinstance(step, Replace):
+            if not set(CROSS_RULE.sub("", step.pattern.pattern)) <= SPACE_LIKE:
+                return False
+            if not set(step.content) <= SPACE_LIKE:
+                return False
+        if isinstance(step, Precompiled) and (
+            index > 0 or _first(pre_tokenizer, (ByteLevel, RegexSplit))
+        ):
+            return False
+    return True
+
+
+def _first(pre: PreTokenizer | None, kinds: type | tuple[type, ...]) -> bool:
+    if isinstance(pre, PreSequence):
+        return any(isinstance(step, kinds) for step in pre.steps)
+    return isinstance(pre, kinds)
+
+
+class Cuts:
+    """Cuts a text into blocks of at least ``BLOCK`` code points, each up to the next
+    boundary: an ASCII one, or (``letters``) a space between two letters that keep their
+    kind through the normalizer (checked once per letter with the frozen tables)."""
+
+    def __init__(
+        self, normalizer: Normalizer | None, letters: bool, added: list[tuple[str, bool, bool]]
+    ) -> None:
+        from .precompiled import Precompiled
+
+        self.stops = {content[-1] for content, rstrip, _ in added if rstrip and content}
+        self.rest = continuation_normalizer(normalizer)
+        self.letters = letters
+        self.clusters = any(isinstance(s, Precompiled) for s in _steps(normalizer))
+        self.before: dict[str, bool] = dict.fromkeys(BEFORE_CHARS, True)
+        self.after: dict[str, bool] = dict.fromkeys(AFTER_CHARS, True)
+
+    def _letter(self, char: str, after: bool) -> bool:
+        if not self.letters or char.isascii() or ord(char) not in LETTERS:
+            return False
+        if self.clusters:
+            kind = properties(char) & 15
+            if (kind in (EXTEND, ZWJ, SPACING_MARK)) if after else kind == PREPEND:
+                return False
+        out = self.rest.apply(char, None)[0] if self.rest is not None else char
+        if not out or (not after and (char in self.stops or out[-1] in self.stops)):
+            return False
+        return not any(ord(c) in SPACES or c in SPACE_LIKE for c in out)
+
+    def blocks(self, text: str) -> list[str]:
+        before, after = self.before, self.after
+        out: list[str] = []
+        start = 0
+        search = CANDIDATE.search
+        found = search(text, BLOCK)
+        while found is not None:
+            cut = found.start()
+            x, y = text[cut - 1], text[cut + 1]
+            ok_x = before.get(x)
+            if ok_x is None:
+                ok_x = before[x] = self._letter(x, False)
+            ok_y = after.get(y)
+            if ok_y is None:
+                ok_y = after[y] = self._letter(y, True)
+            if ok_x and ok_y:
+                out.append(text[start:cut])
+                start = cut
+                found = search(text, cut + BLOCK)
+            else:
+                found = search(text, cut + 1)
+        out.append(text[start:])
+        return out

@@ -19,7 +19,7 @@ from ...engine.steps import finish, relay
 from ..base import LruDict, Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
-from .blocks import BLOCK, BLOCKS, continuation_normalizer, split_safe
+from .blocks import BLOCK, Cuts, continuation_normalizer, letters_safe, split_safe
 from .json_steps import json_text, parse_in_steps
 from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
@@ -102,6 +102,8 @@ class HfTokenizer(Tokenizer):
         added = [(t.content, t.rstrip, t.single_word) for t in (*raw_tokens, *normalized_tokens)]
         self.in_blocks = split_safe(normalizer, pre_tokenizer, model, added)
         self.continued = continuation_normalizer(normalizer)
+        letters = self.in_blocks and letters_safe(normalizer, pre_tokenizer, added)
+        self.cuts = Cuts(normalizer, letters, added)
         # Blocks after a text's first one, counted as continuations (keyed apart from the
         # texts ``count`` caches: with a Prepend normalizer the two counts differ).
         self._blocks = LruDict(BLOCK_CACHE)
@@ -140,7 +142,7 @@ class HfTokenizer(Tokenizer):
         text = same_length_text(text)
         if not self.in_blocks or len(text) < 2 * BLOCK:
             return self._count_whole(text)
-        blocks = BLOCKS.findall(text)
+        blocks = self.cuts.blocks(text)
         if len(blocks) == 1:
             return self._count_whole(text)
         # The first block through ``count``'s own cache, the others as continuations.

@@ -396,8 +396,16 @@ IN_BLOCKS = [family for family in FAMILIES if family not in WHOLE]
 PREPEND = "BPE byte fallback (Prepend + Replace), no single_word token"
 
 
+# An rstrip added token ending with a Cyrillic letter: no cut after that letter.
+RSTRIP = "Metaspace + Unigram (NFKC), rstrip token мир"
+
+
 @cache
 def in_blocks(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    if family == RSTRIP:
+        reference = tokenizers.Tokenizer.from_str(trained("Metaspace + Unigram (NFKC)")[0].to_str())
+        reference.add_tokens([tokenizers.AddedToken("мир", rstrip=True, normalized=False)])
+        return reference, load_tokenizer_json(reference.to_str(), family)
     if family != PREPEND:
         return trained(family)
     data = json.loads(trained(WHOLE[0])[0].to_str())
@@ -439,6 +447,64 @@ def test_long_texts_and_their_edits_count_as_tokenizers_in_blocks(
     edited = text[:position] + typed + text[position + 1 :]
     for version in (text, edited):
         assert ours.count(version) == len(reference.encode(version, add_special_tokens=False).ids)
+
+
+# Scripts with spaces between words: cut at a space between two letters of any script
+# (hf/blocks.py's ``letters_safe`` and ``Cuts``). Letters that must not be cut at: ﷺ (its
+# NFKC holds spaces), ำ (Thai, a SpacingMark letter), ൎ (Malayalam, a Prepend letter),
+# Hangul jamo (L before, V after a space), CJK (BertNormalizer spaces it), ﬁ, İ, ǅ, ß, Ω.
+def alphabet(*ranges: tuple[int, int]) -> list[str]:
+    return [chr(c) for first, last in ranges for c in range(first, last + 1) if chr(c).isalpha()]
+
+
+SPACED = {
+    "cyrillic": alphabet((0x400, 0x45F), (0x490, 0x4FF)),
+    "greek": alphabet((0x386, 0x3CE), (0x1F00, 0x1F15)),
+    "arabic": [*alphabet((0x621, 0x64A), (0x671, 0x6D3)), "\u064e", "\u0651", "\u0670"],
+    "devanagari": [*alphabet((0x905, 0x939)), "\u093e", "\u093f", "\u094d", "\u0902"],
+    "hebrew": [*alphabet((0x5D0, 0x5EA)), "\u05b0", "\u05bc", "\u05c1"],
+    "armenian": alphabet((0x531, 0x556), (0x561, 0x587)),
+}
+ODD_LETTERS = ["\ufdfa", "\u0e33", "\u0d4e", "\u1100", "\u1161", "\u11a8", "\u3131",
+               "日", "本", "\ufb01", "\u0130", "\u01c5", "\u00df", "\u2126", "\u017f",
+               "\u1e9b", "\uff21", "\u00aa", "\u02b0", "\u0345", "e\u0301", "\u0301"]  # fmt: skip
+spaced_words = st.one_of(
+    *[st.text(st.sampled_from(letters), min_size=1, max_size=8) for letters in SPACED.values()],
+    st.lists(st.sampled_from(ODD_LETTERS), min_size=1, max_size=3).map("".join),
+    st.sampled_from(["\u043c\u0438\u0440", "\u043c\u0438\u0440\u043e\u043c"]),  # мир, RSTRIP's
+)
+spaced_texts = st.lists(
+    st.one_of(spaced_words, spaced_words, spaced_words, near_spaces), min_size=30, max_size=80
+).map(" ".join)
+
+
+def test_texts_of_spaced_scripts_are_cut_between_letters() -> None:
+    """Not vacuous: a Cyrillic or Greek text is more than one block for every family."""
+    words = ["Привет", "мир", "Καλημέρα", "κόσμε", "Ωραία"] * 40
+    text = " ".join(words)
+    for family in [*IN_BLOCKS, PREPEND, RSTRIP]:
+        assert len(in_blocks(family)[1].cuts.blocks(text)) > 10, family
+
+
+@pytest.mark.parametrize("family", [*IN_BLOCKS, PREPEND, RSTRIP])
+@settings(max_examples=30, deadline=None)
+@given(
+    text=spaced_texts,
+    where=st.integers(0, 10**6),
+    typed=st.sampled_from(["x", " ", "", "ж", "\u0301", "ά", "\ufdfa", "\u0e33", "\u1161"]),
+)
+def test_long_texts_of_spaced_scripts_count_as_tokenizers_in_blocks(
+    family: str, text: str, where: int, typed: str
+) -> None:
+    """Counted in blocks cut between letters of any script, a text and its edit count as
+    HF counts them, and as the text counted whole."""
+    reference, ours = in_blocks(family)
+    position = where % (len(text) + 1)
+    edited = text[:position] + typed + text[position + 1 :]
+    for version in (text, edited):
+        expected = len(reference.encode(version, add_special_tokens=False).ids)
+        assert ours.count(version) == expected
+        assert ours._count_whole(version) == expected
 
 
 # ---------------------------------------------------------------- the real BERT file
