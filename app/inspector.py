@@ -55,8 +55,8 @@ from chunker_py import (
     Row,
     Settings,
     analyse,
-    compare_rows,
-    damage_by_size_rows,
+    compare_row_steps,
+    damage_by_size_row_steps,
     parse_settings,
     settings_from_fragment,
     settings_to_fragment,
@@ -343,18 +343,21 @@ class Page:
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
         """The splitter comparison, then each trade-off size's damage: one split and
-        damage pass per step (see ``_drive``)."""
+        damage pass per step (see ``_drive``), the long pieces' token merges before it in
+        steps of their own (issue 18, defect 8: a None from the ``_row_steps``)."""
         rows: list[Row] = []
-        for row in compare_rows(result.text, result.settings, known=result):
-            rows.append(row)
+        for row in compare_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                rows.append(row)
             yield
         self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
         damage_panel.show_comparison(rows, self.apply_row, applied)
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
-        for row in damage_by_size_rows(result.text, result.settings, known=result):
-            by_size.append(row)
+        for row in damage_by_size_row_steps(result.text, result.settings, known=result):
+            if row is not None:
+                by_size.append(row)
             yield
         self.tradeoff.show_damage(by_size)
         yield

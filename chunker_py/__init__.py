@@ -38,8 +38,10 @@ from .pipeline.checks import output_budget
 from .pipeline.compare import (
     Row,
     compare,
+    compare_row_steps,
     compare_rows,
     damage_by_size,
+    damage_by_size_row_steps,
     damage_by_size_rows,
     row_settings,
 )
@@ -99,10 +101,12 @@ __all__ = [
     "check_document",
     "check_tokenizer_size",
     "compare",
+    "compare_row_steps",
     "compare_rows",
     "comparison_sizes",
     "count_chunks",
     "damage_by_size",
+    "damage_by_size_row_steps",
     "damage_by_size_rows",
     "damage_of",
     "decode_document",

@@ -20,7 +20,11 @@ from ..config.settings import Settings
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage
 from ..modes.registry import comparison_rows
+from ..sizing.tokens import index_token_ends, window_bounds
+from ..tokenizers import get_tokenizer
+from ..tokenizers.base import MERGE_STEP, paced
 from .analysis import Analysis, analyse, comparison_sizes
+from .cache import text_index
 from .units import sizer_for
 
 
@@ -101,25 +105,71 @@ def compare(text: str, settings: Settings, **options: Any) -> list[Row]:
 def compare_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
     """``compare``'s rows one at a time, each split and assessed only when it is asked
     for: the page computes one row per task, so no task holds seven splits."""
+    return _rows(compare_row_steps(text, settings, **options))
+
+
+def compare_row_steps(text: str, settings: Settings, **options: Any) -> Iterator[Row | None]:
+    """``compare_rows``' rows with a None at each pause of their token counting (see
+    ``_row_steps``): the page runs one item per task."""
     mine = settings.record_settings()
     wanted = [(k, label, row, row.record_settings() == mine) for k, label, row in
               row_settings(settings)]  # fmt: skip
-    return _rows(text, wanted, **options)
+    return _row_steps(text, wanted, **options)
 
 
-def _rows(
+def _rows(steps: Iterator[Row | None]) -> Iterator[Row]:
+    """The rows of ``_row_steps``, without its pauses."""
+    return (row for row in steps if row is not None)
+
+
+def _row_steps(
     text: str,
     wanted: list[tuple[str, str, Settings, bool]],
     *,
     known: Analysis | None = None,
     max_chunks: int | None = MAX_CHUNKS,
     max_code_points: int | None = MAX_CODE_POINTS,
-) -> Iterator[Row]:
-    """The rows of ``wanted`` (key, label, settings, current), one analysis per step;
-    ``known`` is an analysis of ``text`` already at hand, reused where it fits."""
+) -> Iterator[Row | None]:
+    """The rows of ``wanted`` (key, label, settings, current), one analysis per row;
+    ``known`` is an analysis of ``text`` already at hand, reused where it fits.
+
+    Issue 18, defect 8: the byte-pair merges of long pieces (a 20,000-letter run, a line of
+    emoji: ~90 ms CPU in CPython for the Token window row) are made first, cut into steps
+    of ``MERGE_STEP`` heap entries, each followed by a None: the text's pieces, the token
+    windows' pieces, then each chunk's. They only fill the tokenizer's caches, so the row's
+    analysis then finds them counted: a row is the same with or without them."""
     for key, label, row, current in wanted:
-        analysis = _analysed(known, text, row, max_chunks, max_code_points)
+        analysis = _reuse(known, text, row)
+        if analysis is None:
+            yield from paced(_count_steps(text, row, max_code_points), MERGE_STEP)
+            analysis = _analysed(None, text, row, max_chunks, max_code_points)
+        yield from paced(_count_chunk_steps(analysis), MERGE_STEP)
         yield _row(key, label, row, current, analysis, max_chunks)
+
+
+def _count_steps(text: str, settings: Settings, max_code_points: int | None) -> Iterator[int]:
+    """The text's tokens counted in steps (its pieces cached for ``token_ends``), and, for
+    windows of tokens (Token window, Fixed size in tokens), each window's."""
+    if max_code_points is not None and len(text) > max_code_points:
+        return  # the analysis reports the error
+    tokenizer = get_tokenizer(settings.tokenizer)
+    yield from tokenizer.count_steps(text)
+    if sizer_for(settings).per_code_point or settings.mode not in ("token-window", "fixed"):
+        return  # not cut into token windows (sizing/tokens.py)
+    ends = index_token_ends(text_index(text), settings.tokenizer)  # pieces counted now
+    size, overlap = settings.chunk_size, settings.overlap
+    for start, end in window_bounds(ends, size, overlap):
+        yield from tokenizer.count_steps(text[start:end])
+
+
+def _count_chunk_steps(analysis: Analysis) -> Iterator[int]:
+    """Each chunk's tokens counted in steps (``Analysis.tokens`` reads them)."""
+    if analysis.error is not None:
+        return
+    count_steps = get_tokenizer(analysis.settings.tokenizer).count_steps
+    text = analysis.text
+    for span in analysis.spans:
+        yield from count_steps(text[span.start : span.end])
 
 
 def _analysed(
@@ -156,12 +206,17 @@ def damage_by_size(text: str, settings: Settings, **options: Any) -> list[Row]:
 
 def damage_by_size_rows(text: str, settings: Settings, **options: Any) -> Iterator[Row]:
     """``damage_by_size``'s rows one at a time (one split and damage pass each)."""
+    return _rows(damage_by_size_row_steps(text, settings, **options))
+
+
+def damage_by_size_row_steps(text: str, settings: Settings, **options: Any) -> Iterator[Row | None]:
+    """``damage_by_size_rows``' rows with a None at each pause of their token counting."""
     current = settings.chunk_size
     wanted = [
         (str(size), f"size {size:,}", settings.replace(chunk_size=size), size == current)
         for size in comparison_sizes(settings.chunk_size, settings.overlap)
     ]
-    return _rows(text, wanted, **options)
+    return _row_steps(text, wanted, **options)
 
 
 def _row(

@@ -3,7 +3,7 @@ and the windows of a fixed number of tokens (Token window mode, and Fixed size i
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from itertools import pairwise
 
 from ..engine.index import TextIndex, per_text
@@ -49,6 +49,11 @@ def token_ends(job: Job) -> list[int]:
     return _token_ends(job.index, sizer.name)
 
 
+def index_token_ends(index: TextIndex, tokenizer: str) -> list[int]:
+    """``token_ends(job)`` of the indexed text: the same list, from the same cache."""
+    return _token_ends(index, tokenizer)
+
+
 @per_text
 def _token_ends(index: TextIndex, tokenizer: str) -> list[int]:
     return get_tokenizer(tokenizer).token_ends(index.text, merged=False)
@@ -57,11 +62,17 @@ def _token_ends(index: TextIndex, tokenizer: str) -> list[int]:
 def token_windows(job: Job) -> None:
     """Send windows of ``job.size`` tokens advancing by ``size - overlap`` tokens to the
     sink (trimmed per the edges setting, like Fixed size)."""
-    ends = token_ends(job)
-    advance = job.size - job.overlap
-    for window in range(window_count(len(ends), job.size, job.overlap)):
+    for start, end in window_bounds(token_ends(job), job.size, job.overlap):
+        job.sink.merged(start, end)
+
+
+def window_bounds(ends: Sequence[int], size: int, overlap: int) -> Iterator[tuple[int, int]]:
+    """(start, end) of each nonempty window of ``size`` tokens advancing by ``size -
+    overlap``, from the tokens' ``ends`` (untrimmed)."""
+    advance = size - overlap
+    for window in range(window_count(len(ends), size, overlap)):
         first = window * advance
         start = ends[first - 1] if first else 0
-        end = ends[min(first + job.size, len(ends)) - 1]
+        end = ends[min(first + size, len(ends)) - 1]
         if start < end:
-            job.sink.merged(start, end)
+            yield start, end

@@ -20,10 +20,11 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_left
+from collections.abc import Generator
 from itertools import accumulate, pairwise
 
 from . import unicode_classes as uc
-from .base import Tokenizer
+from .base import MERGE_STEP, Tokenizer, drive
 from .data import decode_ranks, read_data
 from .ranges import contains
 
@@ -146,13 +147,21 @@ def merge_short(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
 
 
 def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
-    """Same result as ``merge_short`` in O(n log n): a heap of (rank, start, end) over a list.
+    """Same result as ``merge_short`` in O(n log n): ``merge_long_steps`` run to its end."""
+    return drive(merge_long_steps(piece, ranks))
 
-    The leftmost-lowest pair of the scan is the heap's smallest (rank, start), since
-    parts are ordered by start. Stale entries (a part that has since changed) are skipped.
-    Each entry is one int, rank, start and end packed (int comparisons instead of tuples',
-    issue 18: ~25-35 % less time on a 20,000-letter or 70,000-byte emoji piece); a part
-    merged into the one before it has ``nxt`` -1.
+
+def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, None, list[int]]:
+    """``merge_long`` in steps: yields the work done since the last yield, for ``paced``:
+    the bytes once their pairs are looked up, then ``MERGE_STEP`` every ``MERGE_STEP`` heap
+    entries, then the entries since. Returns the lengths.
+
+    A heap of (rank, start, end) over a list: the leftmost-lowest pair of the scan is the
+    heap's smallest (rank, start), since parts are ordered by start. Stale entries (a part
+    that has since changed) are skipped. Each entry is one int, rank, start and end packed
+    (int comparisons instead of tuples', issue 18: ~25-35 % less time on a 20,000-letter or
+    70,000-byte emoji piece); a part merged into the one before it has ``nxt`` -1. The
+    page runs the steps one task each (issue 18, defect 8).
     """
     size = len(piece)
     shift = (size + 1).bit_length()
@@ -165,7 +174,13 @@ def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
     heap = [(r << high) | (i << shift) | (i + 2) for i, r in enumerate(pairs) if r is not None]
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
+    yield size  # the pairs looked up are work too (for emoji, most of it)
+    left_in_step = MERGE_STEP
     while heap:
+        left_in_step -= 1
+        if not left_in_step:
+            left_in_step = MERGE_STEP
+            yield MERGE_STEP
         key = pop(heap)
         start = (key >> shift) & mask
         end = key & mask
@@ -185,6 +200,7 @@ def merge_long(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
             left = get(piece[before:end])
             if left is not None:
                 push(heap, (left << high) | (before << shift) | end)
+    yield MERGE_STEP - left_in_step
     lengths, start = [], 0
     while start < size:
         lengths.append(nxt[start] - start)
@@ -213,20 +229,28 @@ class BpeTokenizer(Tokenizer):
         """Byte lengths of the tokens of one piece."""
         lengths = self._pieces.get(piece)
         if lengths is None:
-            ranks = self.load()[1]
-            data = piece.encode("utf-8", "surrogatepass")
-            if data in ranks:
-                lengths = (len(data),)
-            elif len(data) <= LONG_PIECE:
-                lengths = tuple(merge_short(data, ranks))
-            else:
-                lengths = tuple(merge_long(data, ranks))
-            if len(self._pieces) >= PIECE_CACHE:
-                self._pieces.clear()
-            self._pieces[piece] = lengths
+            lengths = drive(self._piece_steps(piece))
+        return lengths
+
+    def _piece_steps(self, piece: str) -> Generator[int, None, tuple[int, ...]]:
+        """``piece_lengths`` of a piece not in the cache, in steps (``merge_long_steps``)."""
+        ranks = self.load()[1]
+        data = piece.encode("utf-8", "surrogatepass")
+        if data in ranks:
+            lengths: tuple[int, ...] = (len(data),)
+        elif len(data) <= LONG_PIECE:
+            lengths = tuple(merge_short(data, ranks))
+        else:
+            lengths = tuple((yield from merge_long_steps(data, ranks)))
+        if len(self._pieces) >= PIECE_CACHE:
+            self._pieces.clear()
+        self._pieces[piece] = lengths
         return lengths
 
     def _count(self, text: str) -> int:
+        return drive(self._count_steps(text))
+
+    def _count_steps(self, text: str) -> Generator[int, None, int]:
         split = self.load()[0]
         text = tiktoken_text(text)
         pieces = self._pieces
@@ -234,7 +258,9 @@ class BpeTokenizer(Tokenizer):
         for start, end in map(re.Match.span, split.finditer(text.translate(self._codes))):
             piece = text[start:end]
             lengths = pieces.get(piece)
-            total += len(lengths if lengths is not None else self.piece_lengths(piece))
+            if lengths is None:
+                lengths = yield from self._piece_steps(piece)
+            total += len(lengths)
         return total
 
     def _token_ends(self, text: str) -> list[int]:

@@ -112,14 +112,14 @@ def _name(work):
     return name
 
 
-def _probed(self, work):
+def _probed(self, work, **options):
     if _depth[0]:
-        return _guarded(self, work)
+        return _guarded(self, work, **options)
     _depth[0] += 1
     task = window.__ciTask()
     start = window.performance.now()
     try:
-        return _guarded(self, work)
+        return _guarded(self, work, **options)
     finally:
         _depth[0] -= 1
         PROBE.append((_name(work), task, start, window.performance.now()))

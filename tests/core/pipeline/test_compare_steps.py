@@ -8,13 +8,17 @@ run at most one analysis, and the steps together give exactly ``compare``'s rows
 
 from __future__ import annotations
 
+import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 import pytest
 
 import chunker_py
 from chunker_py import Settings, compare, compare_rows, damage_by_size, damage_by_size_rows
+from chunker_py.pipeline.compare import compare_row_steps
+from chunker_py.tokenizers import bpe
+from chunker_py.tokenizers.base import MERGE_STEP, LruDict
 
 NESTED = "\n".join(" " * (2 * min(d, 39)) + f"- item {d} of the list" for d in range(150))
 
@@ -80,3 +84,59 @@ def test_damage_in_steps_equals_damage_at_once() -> None:
     assert "damage" in stepped.__dict__  # computed by the last step
     spans = stepped.spans
     assert stepped.damage == chunker_py.damage_of(text, spans, settings)
+
+
+@pytest.mark.parametrize("mode", ["recursive", "token-window"])
+def test_long_pieces_are_merged_in_steps_before_each_row(
+    monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """Issue 18, defect 8: a 20,000-letter run is one BPE piece; the Token window row
+    merged it (and each window's piece) inside its one step. The steps of
+    ``compare_row_steps`` merge the long pieces in pauses (the Nones) before each row,
+    a pause a few thousand heap entries long, so the step that yields a row merges none;
+    the rows are ``compare``'s."""
+    letters = random.Random(f"issue 18 {mode}")  # a text no other test has cached
+    text = "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
+    tokenizer = chunker_py.get_tokenizer("cl100k_base")
+    monkeypatch.setattr(tokenizer, "_pieces", {})
+    monkeypatch.setattr(tokenizer, "_counts", LruDict(16384))
+    real = bpe.merge_long_steps
+    merged: list[int] = []  # bytes of the long pieces merged in the current step
+    work: list[int] = []  # the work merge_long_steps reported in the current step
+    pauses: list[int] = []  # the work of each step
+
+    def watched(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, None, list[int]]:
+        merged.append(len(piece))
+        steps = real(piece, ranks)
+        while True:
+            try:
+                amount = next(steps)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+            work.append(amount)
+            yield amount
+
+    monkeypatch.setattr(bpe, "merge_long_steps", watched)
+    settings = Settings(mode=mode, chunk_size=300, chunk_overlap=50)
+    known = chunker_py.analyse(text, settings)  # the edit's own analysis
+    merged.clear()
+    work.clear()
+    rows = []
+    nones_per_row = [0]
+    for step in compare_row_steps(text, settings, known=known):
+        if step is None:
+            nones_per_row[-1] += 1
+        else:
+            assert not merged, f"row {step.key} merged {merged} bytes in its own step"
+            rows.append(step)
+            nones_per_row.append(0)
+        pauses.append(sum(work))
+        merged.clear()
+        work.clear()
+    assert [r.as_json() for r in rows] == [r.as_json() for r in compare(text, settings)]
+    if mode == "recursive":  # the whole text's piece, then the windows' pieces
+        assert nones_per_row[[r.key for r in rows].index("token-window")] >= 5
+    else:  # the Token window row is the edit's; the first row's 300-letter chunks are new
+        assert nones_per_row[0] >= 1
+    # a step's merges: one piece's pair look-up (up to its size) and a pause's heap entries
+    assert max(pauses) <= len(text) + 2 * MERGE_STEP, pauses

@@ -12,7 +12,7 @@ import random
 import pytest
 from hypothesis import example, given
 
-from chunker_py.tokenizers import get_tokenizer
+from chunker_py.tokenizers import bpe, get_tokenizer
 from chunker_py.tokenizers.data import decode_ranks, read_data
 from sitebuild.tokendata import RANK_SHA256, encode_ranks
 
@@ -78,10 +78,9 @@ def test_the_packaged_rank_files_are_openais_bit_for_bit(name: str) -> None:
     assert decode_ranks(encode_ranks(list(ranks))) == ranks
 
 
-@pytest.mark.parametrize("name", TOKENIZER_NAMES)
-def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
-    """Issue 18: one piece of thousands of bytes goes through the heap merge (merge_long);
-    its packed entries must order ties and stale parts exactly as tiktoken's scan."""
+def long_pieces() -> list[str]:
+    """Texts of one or a few pieces of 600-10,000 bytes (small alphabets, digits, CJK,
+    emoji)."""
     rng = random.Random(18)
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
     texts = [
@@ -96,6 +95,42 @@ def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
         for _ in range(2)
     ]
     texts += [family * 400, "\u00e9" * 3000, "x" * 5000, "ab" * 2500 + "\U0001f600" * 50]
+    return texts
+
+
+@pytest.mark.parametrize("name", TOKENIZER_NAMES)
+def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
+    """Issue 18: one piece of thousands of bytes goes through the heap merge (merge_long);
+    its packed entries must order ties and stale parts exactly as tiktoken's scan."""
+    texts = long_pieces()
     tokenizer = get_tokenizer(name)
     wrong = [t[:20] for t in texts if tokenizer.token_ends(t) != reference_ends(name, t)]
     assert not wrong, f"{len(wrong)} of {len(texts)} differ: {wrong!r}"
+
+
+@pytest.mark.parametrize("name", sorted(bpe.PATTERNS))
+def test_counting_in_steps_counts_like_the_reference(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 18, defect 8: ``count_steps`` pauses inside a long piece's merges (here every
+    few heap entries, so every pause point is crossed) and still counts as tiktoken does;
+    afterwards the plain ``count`` and ``token_ends`` read the pieces it cached."""
+    monkeypatch.setattr(bpe, "MERGE_STEP", 97)
+    tokenizer = bpe.BpeTokenizer(name)  # its own caches: every piece is merged here
+    texts = [*long_pieces(), "q" * 20_000]
+    for text in texts:
+        steps = tokenizer.count_steps(text)
+        pauses = 0
+        while True:
+            try:
+                next(steps)
+            except StopIteration as stop:
+                counted = stop.value
+                break
+            pauses += 1
+        if not text.isdigit():  # digits are pieces of three, merged without a heap
+            assert pauses > 0, text[:20]
+        assert counted == reference_count(name, text), text[:20]
+        assert tokenizer.token_ends(text, merged=False)[-1] == len(text)
+    assert pauses >= 20_000 // 97, "a 20,000-letter piece pauses every 97 heap entries"
+    assert [tokenizer.count(t) for t in texts] == [reference_count(name, t) for t in texts]
