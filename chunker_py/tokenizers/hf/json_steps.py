@@ -11,15 +11,18 @@ and every scalar, is read by the json module's own scanner.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Generator
 from typing import Any
 
+from ...engine.steps import finish
 from .tables import serde_float
 
 DESCEND = 3
 EVERY = 2000  # elements between progress reports
+DECODE_SLICE = 1 << 20  # bytes decoded between progress reports
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder(parse_float=serde_float)
 scanstring = json.decoder.scanstring  # type: ignore[attr-defined]  # json's key reader
@@ -30,11 +33,28 @@ Steps = Generator[float, None, Any]
 def json_text(data: bytes | str) -> str:
     """The text ``json.loads(data)`` would parse (its encoding detection, a str's BOM
     refused as json refuses it)."""
+    return finish(json_text_in_steps(data))
+
+
+def json_text_in_steps(
+    data: bytes | str, slice_bytes: int = DECODE_SLICE
+) -> Generator[float, None, str]:
+    """``json_text`` as a generator: the bytes are decoded ``slice_bytes`` at a time (an
+    incremental decoder carries a character cut at a slice's end), yielding 0.0 between
+    slices, so an 18 MB file's decoding is not one long step in the page."""
     if isinstance(data, str):
         if data.startswith("\ufeff"):
             raise ValueError("Unexpected UTF-8 BOM")
         return data
-    return data.decode(json.detect_encoding(data), "surrogatepass")
+    decoder = codecs.getincrementaldecoder(json.detect_encoding(data))("surrogatepass")
+    parts = []
+    for start in range(0, len(data), slice_bytes):
+        final = start + slice_bytes >= len(data)
+        parts.append(decoder.decode(data[start : start + slice_bytes], final))
+        if not final:
+            yield 0.0
+    parts.append(decoder.decode(b"", True))
+    return "".join(parts)
 
 
 def parse_in_steps(text: str) -> Steps:
@@ -105,4 +125,4 @@ def _array(text: str, position: int, depth: int) -> Generator[float, None, tuple
             yield position / len(text)
 
 
-__all__ = ["json_text", "parse_in_steps"]
+__all__ = ["json_text", "json_text_in_steps", "parse_in_steps"]

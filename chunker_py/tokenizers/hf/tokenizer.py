@@ -20,7 +20,7 @@ from ..base import LruDict, Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
 from .blocks import BLOCK, Cuts, continuation_normalizer, letters_safe, split_safe
-from .json_steps import json_text, parse_in_steps
+from .json_steps import json_text_in_steps, parse_in_steps
 from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
 from .pre_tokenizers import Piece, PreTokenizer, metaspace_first, read_pre_tokenizer
@@ -223,7 +223,8 @@ def load_in_steps(data: bytes | str, name: str) -> Generator[float, None, HfToke
     there), and returns the tokenizer."""
     check_tokenizer_size(len(data))
     try:
-        spec = yield from relay(parse_in_steps(json_text(data)), PARSED.__mul__)
+        text = yield from json_text_in_steps(data)
+        spec = yield from relay(parse_in_steps(text), PARSED.__mul__)
     except (ValueError, RecursionError):
         refuse("it is not JSON (a truncated or damaged file?)")
     yield PARSED

@@ -15,7 +15,13 @@ from hypothesis import strategies as st
 
 from chunker_py import TOKENIZERS, add_tokenizer_json_in_steps
 from chunker_py.engine.errors import SettingError
-from chunker_py.tokenizers.hf.json_steps import EVERY, json_text, parse_in_steps
+from chunker_py.engine.steps import finish
+from chunker_py.tokenizers.hf.json_steps import (
+    EVERY,
+    json_text,
+    json_text_in_steps,
+    parse_in_steps,
+)
 from chunker_py.tokenizers.hf.tables import serde_float
 
 
@@ -45,6 +51,37 @@ def test_the_stepped_parser_reads_what_json_loads_reads(value: object, indent: i
     text = json.dumps(value, indent=indent, ensure_ascii=False)
     assert drained(text) == reference(text)
     assert drained(text.encode("utf-8")) == reference(text.encode("utf-8"))
+
+
+ENCODINGS = ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.text(min_size=1).map(lambda t: json.dumps(t, ensure_ascii=False)),
+    st.sampled_from(ENCODINGS),
+    st.integers(1, 9),
+)
+def test_decoding_in_slices_reads_what_one_decode_reads(
+    text: str, encoding: str, slice_bytes: int
+) -> None:
+    """Slices of 1-9 bytes cut multi-byte characters and surrogate pairs anywhere: the
+    stepped decode gives json.loads's text (bytes decoded whole, as json.loads does)."""
+    data = text.encode(encoding, "surrogatepass")
+    steps = json_text_in_steps(data, slice_bytes)
+    assert finish(steps) == data.decode(json.detect_encoding(data), "surrogatepass")
+    assert json.loads(finish(json_text_in_steps(data, slice_bytes))) == json.loads(data)
+    pauses = sum(1 for _ in json_text_in_steps(data, slice_bytes))
+    assert pauses == -(-len(data) // slice_bytes) - 1
+
+
+@pytest.mark.parametrize("data", [b'"\xff"', b'"a\xc3"', '"\u00e9"'.encode("utf-8")[:-1] + b"\xc3"])
+def test_decoding_in_slices_refuses_what_one_decode_refuses(data: bytes) -> None:
+    with pytest.raises(ValueError):
+        json.loads(data)
+    for slice_bytes in (1, 2, 1 << 20):
+        with pytest.raises(ValueError):
+            finish(json_text_in_steps(data, slice_bytes))
 
 
 BROKEN = [
