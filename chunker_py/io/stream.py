@@ -53,7 +53,7 @@ from typing import IO, Any
 from ..config.settings import Settings
 from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.fields import read_whole
-from ..modes.recursive import _separators
+from ..modes.recursive import separators
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.checks import result_error
 from ..pipeline.results import Chunk
@@ -402,7 +402,7 @@ def after_last_space(buffer: str, _settings: Settings | None = None) -> int:
 
 
 def _recursive_seam(buffer: str, settings: Settings) -> int:
-    for separator in _separators(settings.options()):
+    for separator in separators(settings.options()):
         if separator.text == "":
             break
         if separator.regex is None:

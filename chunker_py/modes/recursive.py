@@ -61,7 +61,9 @@ FIELDS = (
 
 
 @lru_cache(maxsize=64)
-def _separators(options: Options) -> tuple[Separator, ...]:
+def separators(options: Options) -> tuple[Separator, ...]:
+    """The separators the options split by, in order (a preset's compiled as regexes);
+    ``--stream`` cuts a document bigger than memory at the same separators."""
     if options.preset == GENERIC:
         return tuple(Separator(s) for s in options.separators)
     return tuple(Separator(s, re.compile(s) if s else None) for s in PRESETS[options.preset])
@@ -80,4 +82,4 @@ def over_size(options: Options) -> str:
 def feed(job: Job, options: Options) -> None:
     """Send the chunks of the text to the sink in source order."""
     if job.text:
-        split_range(job, 0, len(job.text), _separators(options))
+        split_range(job, 0, len(job.text), separators(options))
