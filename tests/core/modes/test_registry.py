@@ -247,27 +247,24 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
 ) -> None:
     copy = package_with_fake_mode(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy), str(ROOT)])}
-    shown = subprocess.run(
-        [sys.executable, "-m", "chunker_py", "--help"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-        cwd=tmp_path,
-    ).stdout
+
+    def cli_of_copy(*args: str, stdin: str | None = None) -> str:
+        return subprocess.run(
+            [sys.executable, "-m", "chunker_py", *args],
+            input=stdin,
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+            cwd=tmp_path,
+        ).stdout
+
+    shown = cli_of_copy("--help")
     shown = " ".join(shown.split())
     assert "fake" in shown.split("--mode {", 1)[1].split("}", 1)[0].split(",")
     assert "--stride N window length, 1-9 [fake]" in shown
     assert "fake: A test-only mode registered" in shown
-    cli = subprocess.run(
-        [sys.executable, "-m", "chunker_py", "-", "--mode", "fake", "--stride", "4"],
-        input="abcdefghij",
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-        cwd=tmp_path,
-    ).stdout
+    cli = cli_of_copy("-", "--mode", "fake", "--stride", "4", stdin="abcdefghij")
     assert [line.split('"text":"')[1].split('"')[0] for line in cli.splitlines()] == [
         "abcd",
         "efgh",
