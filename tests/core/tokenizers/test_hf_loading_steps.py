@@ -179,6 +179,7 @@ STEPPED = [
 ]
 
 
+@pytest.mark.cpython_only  # the reference (HF tokenizers) is native
 @pytest.mark.parametrize("family", STEPPED)
 def test_a_model_built_and_released_in_small_steps_counts_as_tokenizers(
     family: str, monkeypatch: pytest.MonkeyPatch
