@@ -70,7 +70,8 @@ def first_look_template(rendered: dict[str, object]) -> str:
     panels = rendered["panels"]
     assert isinstance(panels, dict)
     fragment = html.escape(str(rendered["fragment"]), quote=True)
-    body = "\n".join(str(panels[panel]) for panel in PANELS)
+    # a CR as a reference: the HTML parser would read a raw one as a line feed
+    body = "\n".join(str(panels[panel]) for panel in PANELS).replace("\r", "&#13;")
     return f'<template id="first-look" data-fragment="{fragment}">\n{body}\n</template>'
 
 
@@ -87,7 +88,8 @@ def first_look_for(bundle: bytes, index_html: str) -> str:
         log("rendering the first look (the sample's first result, Node's Pyodide)")
         template = first_look_template(render_panels(bundle, index_html))
         cached.parent.mkdir(parents=True, exist_ok=True)
-        for old in sorted(cached.parent.glob("first-look-*.html"), key=lambda p: p.stat().st_mtime)[:-3]:
+        older = sorted(cached.parent.glob("first-look-*.html"), key=lambda p: p.stat().st_mtime)
+        for old in older[:-3]:  # the few newest stay (a branch switch stays cheap)
             old.unlink()
         cached.write_text(template, "utf-8")
     return cached.read_text("utf-8")
