@@ -522,6 +522,31 @@ def test_long_texts_of_spaced_scripts_count_as_tokenizers_in_blocks(
         assert ours._count_whole(version) == expected
 
 
+def test_a_letter_whose_image_holds_spaces_ends_no_block() -> None:
+    """BertNormalizer puts spaces around 中; a later Replace of space runs then merges the
+    space after its image with the cut's space in the whole text, not in a block that
+    ends with it (with Metaspace, a lone ▁ piece more). So 中 ends no block, as ﷺ under
+    NFKC would not, whatever the pre-tokenizer."""
+    data = json.loads(trained("Metaspace + Unigram (NFKC)")[0].to_str())
+    data["normalizer"] = {
+        "type": "Sequence",
+        "normalizers": [
+            {"type": "BertNormalizer", "clean_text": False, "handle_chinese_chars": True,
+             "strip_accents": False, "lowercase": False},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+        ],
+    }  # fmt: skip
+    reference = tokenizers.Tokenizer.from_str(json.dumps(data))
+    ours = load_tokenizer_json(json.dumps(data), "spaced ideographs")
+    assert ours.in_blocks
+    words = ["мир", "中", "日本", "Ωραία", "\ufdfa", "word"]
+    text = " ".join(words[(k * 5) % len(words)] for k in range(60))
+    expected = len(reference.encode(text, add_special_tokens=False).ids)
+    with every_cut():
+        assert len(ours.cuts.blocks(text)) > 20
+        assert ours._count(text) == expected
+
+
 # Scripts without spaces: cut before non-ASCII punctuation after a letter, and between two
 # CJK ideographs where BertNormalizer spaces them (hf/blocks.py's ``joins_safe``, ``Joins``).
 JOINED = [
