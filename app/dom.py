@@ -260,10 +260,11 @@ class Windowed:
     def _chunks(analysis: Any, picked: tuple[int, ...]) -> tuple[Any, ...]:
         if not picked:
             return ()
-        built = analysis.chunk_window(0, picked[-1] + 1)
-        if len(picked) == len(built):  # 0..n-1: every chunk up to the last
+        first = picked[0]
+        built = analysis.chunk_window(first, picked[-1] + 1)
+        if len(picked) == len(built):  # first..last: every chunk between
             return built
-        return tuple(built[i] for i in picked)
+        return tuple(built[i - first] for i in picked)
 
     def offer_more(self, total: int) -> None:
         more = by_id(self.more_id)

@@ -161,7 +161,9 @@ const compare = (tbody, json, apply) => {
 // previous chunk; `gap` (optional) describes source text no chunk kept before this one.
 // Whitespace gets its own elements only while the list shows whitespace (class show-ws):
 // thousands of extra elements would slow every keystroke's layout for nothing.
-const preview = (list, json) => {
+// `kept`: the first items stay as they are (an edit changes the items from its chunk on);
+// `json` holds the items after them.
+const preview = (list, json, kept = 0) => {
   const data = JSON.parse(json);
   const visible = list.classList.contains("show-ws");
   const put = (parent, text) => (visible ? appendText(parent, text) : parent.append(text));
@@ -194,7 +196,7 @@ const preview = (list, json) => {
     box.append(hurt);
     li.append(box);
     return li;
-  });
+  }, kept);
 };
 
 // header: ["Index", ...]: the records table's column headings.

@@ -1,7 +1,8 @@
-"""The Records table after an edit (app/records.py, app/dom.py ``Windowed``), in CPython
-with a stand-in for the page's scripts: the rows before the edited chunk are kept as they
-are and only the rest are built and sent; the table then holds exactly the rows a full
-redraw would (issue 20: Sentence mode's keystroke with every chunk listed)."""
+"""The Records table and the Overlap preview after an edit (app/records.py, app/preview.py,
+app/dom.py ``Windowed``), in CPython with a stand-in for the page's scripts: the items
+before the edited chunk are kept as they are and only the rest are built and sent; the
+lists then hold exactly what a full redraw would (issue 20: Sentence mode's keystroke with
+every chunk listed)."""
 
 from __future__ import annotations
 
@@ -39,6 +40,10 @@ class Scripts:
         tbody.rows = tbody.rows[:kept] + rows
         self.sent.append((kept, len(rows)))
 
+    def preview(self, items: Element, items_json: str, kept: int = 0) -> None:
+        assert kept <= len(items.rows)
+        items.rows = items.rows[:kept] + json.loads(items_json)
+
     def header(self, _head: Element, _json: str) -> None:
         pass
 
@@ -65,6 +70,7 @@ def _install_page() -> Any:
     sys.path.insert(0, str(ROOT / "app"))
     try:
         import dom
+        import preview
         import records
     finally:
         sys.path.remove(str(ROOT / "app"))
@@ -73,10 +79,10 @@ def _install_page() -> Any:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = module
-    return dom, records
+    return dom, records, preview
 
 
-dom, records = _install_page()
+dom, records, preview = _install_page()
 
 SENTENCES = ["One sentence here. ", "Dr. Who came. ", "Why? ", "No. 5 is it.\n\n", "Yes! "]
 
@@ -90,6 +96,16 @@ def expected(text: str, chosen: Settings) -> list[list[Any]]:
 def show(table: Any, text: str, chosen: Settings) -> list[list[Any]]:
     table.show(dom.ListView(analysis=analyse(text, chosen)))
     return ELEMENTS["records-body"].rows
+
+
+def shown_items(items: Any, text: str, chosen: Settings) -> list[Any]:
+    items.show(dom.ListView(analysis=analyse(text, chosen)))
+    return ELEMENTS["preview-list"].rows
+
+
+def redrawn_items(text: str, chosen: Settings) -> list[Any]:
+    """The preview's items drawn afresh (nothing kept)."""
+    return shown_items(preview.Preview(), text, chosen)
 
 
 @settings(max_examples=60, deadline=None)
@@ -108,11 +124,15 @@ def test_the_table_after_edits_is_a_full_redraw(
     mode, size, overlap = setting
     chosen = Settings(mode=mode, chunk_size=size, chunk_overlap=overlap)
     table = records.Records()
+    items = preview.Preview()
     assert show(table, text, chosen) == expected(text, chosen)
+    shown_items(items, text, chosen)
     for where, removed, inserted in edits:
         at = int(where * len(text))
         text = text[:at] + inserted + text[at + removed :]
         assert show(table, text, chosen) == expected(text, chosen)
+        kept_items = list(shown_items(items, text, chosen))
+        assert kept_items == redrawn_items(text, chosen)
 
 
 def test_an_edit_in_the_last_chunk_sends_only_its_row() -> None:
