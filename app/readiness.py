@@ -29,6 +29,19 @@ class Readiness:
         _list("readiness-warnings", view.warnings)
         _list("readiness-notes", view.notes)
 
+    def counting(self, doing: str) -> None:
+        """The edit's long work runs in steps (issue 18, defect 8), ``doing`` says what
+        ("Counting tokens…"): the results below are still the previous text's until the
+        verdict replaces this."""
+        by_id("readiness").dataset.status = "counting"
+        by_id("readiness-status").textContent = doing
+        by_id("readiness-message").textContent = (
+            "This text takes a moment; the page stays responsive meanwhile. "
+            "The results below are still those of the previous text."
+        )
+        _list("readiness-warnings", ())
+        _list("readiness-notes", ())
+
     def bug(self, message: str) -> None:
         """An unexpected exception: say so plainly; the next edit tries again."""
         by_id("readiness").dataset.status = "bug"

@@ -43,6 +43,7 @@ from .pipeline.compare import (
     damage_by_size,
     damage_by_size_row_steps,
     damage_by_size_rows,
+    prepare_steps,
     row_settings,
 )
 from .pipeline.location import build_chunks
@@ -115,6 +116,7 @@ __all__ = [
     "output_budget",
     "parse_separators",
     "parse_settings",
+    "prepare_steps",
     "read_whole",
     "record",
     "row_settings",

@@ -18,8 +18,11 @@ import random
 import struct
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import example, given, settings
@@ -389,11 +392,10 @@ def test_random_texts_count_and_end_as_tokenizers(family: str, text: str) -> Non
 
 # Families whose long texts are counted block by block (see hf/blocks.py; the kitchen
 # sink's Strip strips the first block's left and the last block's right); the Prepend
-# family's single_word
-# token "Word" (normalized to "▁Word": after a word in a text, first in a block), so that
-# family is also tested without it.
-WHOLE = ["BPE byte fallback (Prepend + Replace)"]
-IN_BLOCKS = [family for family in FAMILIES if family not in WHOLE]
+# family is also tested without its single_word token.
+# Every family is counted in blocks: the Prepend one's single_word token "Word" (normalized
+# "▁Word") makes a block after the first count as following a word character.
+IN_BLOCKS = list(FAMILIES)
 PREPEND = "BPE byte fallback (Prepend + Replace), no single_word token"
 
 
@@ -418,7 +420,7 @@ def in_blocks(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
         return reference, load_tokenizer_json(reference.to_str(), family)
     if family != PREPEND:
         return trained(family)
-    data = json.loads(trained(WHOLE[0])[0].to_str())
+    data = json.loads(trained("BPE byte fallback (Prepend + Replace)")[0].to_str())
     data["added_tokens"] = [t for t in data["added_tokens"] if not t["single_word"]]
     text = json.dumps(data, ensure_ascii=False)
     reference = tokenizers.Tokenizer.from_str(text)
@@ -517,6 +519,172 @@ def test_long_texts_of_spaced_scripts_count_as_tokenizers_in_blocks(
         expected = len(reference.encode(version, add_special_tokens=False).ids)
         assert ours.count(version) == expected
         assert ours._count_whole(version) == expected
+
+
+def test_a_block_after_a_word_does_not_start_a_single_word_token() -> None:
+    """The Prepend family's single_word "Word" (normalized "▁Word") is not matched after a
+    word in the text, so neither at the start of a block cut there; after "." it is, and
+    no block starts there (its count as a continuation would differ)."""
+    reference, ours = trained("BPE byte fallback (Prepend + Replace)")
+    text = " ".join(["abc Word", "xyz. Word", "Wordy Word", "42 Word", "é Word"] * 12)
+    with every_cut():
+        blocks = ours.cuts.blocks(text)
+        assert sum(block.startswith(" Word") for block in blocks) >= 24
+        assert not any(before.endswith(".") for before in blocks[:-1])
+        assert ours._count(text) == len(reference.encode(text, add_special_tokens=False).ids)
+
+
+def test_a_letter_whose_image_holds_spaces_ends_no_block() -> None:
+    """BertNormalizer puts spaces around 中; a later Replace of space runs then merges the
+    space after its image with the cut's space in the whole text, not in a block that
+    ends with it (with Metaspace, a lone ▁ piece more). So 中 ends no block, as ﷺ under
+    NFKC would not, whatever the pre-tokenizer."""
+    data = json.loads(trained("Metaspace + Unigram (NFKC)")[0].to_str())
+    data["normalizer"] = {
+        "type": "Sequence",
+        "normalizers": [
+            {"type": "BertNormalizer", "clean_text": False, "handle_chinese_chars": True,
+             "strip_accents": False, "lowercase": False},
+            {"type": "Replace", "pattern": {"Regex": " {2,}"}, "content": " "},
+        ],
+    }  # fmt: skip
+    reference = tokenizers.Tokenizer.from_str(json.dumps(data))
+    ours = load_tokenizer_json(json.dumps(data), "spaced ideographs")
+    assert ours.in_blocks
+    words = ["мир", "中", "日本", "Ωραία", "\ufdfa", "word"]
+    text = " ".join(words[(k * 5) % len(words)] for k in range(60))
+    expected = len(reference.encode(text, add_special_tokens=False).ids)
+    with every_cut():
+        assert len(ours.cuts.blocks(text)) > 20
+        assert ours._count(text) == expected
+
+
+# Scripts without spaces: cut before non-ASCII punctuation after a letter, and between two
+# CJK ideographs where BertNormalizer spaces them (hf/blocks.py's ``joins_safe``, ``Joins``).
+JOINED = [
+    "byte-level BPE (Llama 3)",
+    "byte-level BPE (Qwen 2, NFC)",
+    "WordPiece uncased",
+    "WordPiece cased",
+]
+NO_PREFIX = "byte-level BPE (GPT-2), no prefix space"
+NFKC_WORDS = "WordPiece uncased, NFKC + Lowercase, Whitespace"
+QWEN_NFKC = "byte-level BPE (Qwen 2), NFKC"
+CJK_TOKENS = "WordPiece cased, added tokens 」「 and single_word 東京"
+LLAMA_TOKEN = "byte-level BPE (Llama 3), added token 、東"
+JOIN_VARIANTS = [NO_PREFIX, NFKC_WORDS, QWEN_NFKC, CJK_TOKENS, LLAMA_TOKEN]
+
+
+@cache
+def joined(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    if family in JOINED:
+        return trained(family)
+    base = {
+        NO_PREFIX: "byte-level BPE (GPT-2)",
+        NFKC_WORDS: "WordPiece uncased",
+        QWEN_NFKC: "byte-level BPE (Qwen 2, NFC)",
+        CJK_TOKENS: "WordPiece cased",
+        LLAMA_TOKEN: "byte-level BPE (Llama 3)",
+    }[family]
+    data = json.loads(trained(base)[0].to_str())
+    if family == NO_PREFIX:
+        data["pre_tokenizer"]["add_prefix_space"] = False
+    elif family == NFKC_WORDS:
+        data["normalizer"] = {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFKC"}, {"type": "Lowercase"}],
+        }
+        data["pre_tokenizer"] = {"type": "Whitespace"}
+    elif family == QWEN_NFKC:
+        data["normalizer"] = {"type": "NFKC"}
+    reference = tokenizers.Tokenizer.from_str(json.dumps(data))
+    reference.no_padding()
+    reference.no_truncation()
+    if family == CJK_TOKENS:
+        reference.add_tokens(
+            [
+                tokenizers.AddedToken("」「", normalized=False),
+                tokenizers.AddedToken("東京", single_word=True, normalized=False),
+            ]
+        )
+    elif family == LLAMA_TOKEN:
+        reference.add_tokens([tokenizers.AddedToken("、東", normalized=True)])
+    return reference, load_tokenizer_json(reference.to_str(), family)
+
+
+def letters(*ranges: tuple[int, int]) -> list[str]:
+    return [chr(c) for first, last in ranges for c in range(first, last + 1)]
+
+
+UNSPACED = {
+    "ideographs": [*letters((0x4E00, 0x4E2F), (0x6771, 0x6771), (0x4EAC, 0x4EAC)), "\uf900",
+                   "\uf9dc", "\U00020000", "\u3400"],
+    "kana": [*letters((0x3041, 0x3096), (0x30A1, 0x30FA)), "\u3099", "\u309a", "\uff76",
+             "\uff9e", "\u30fc"],
+    "hangul": [*letters((0xAC00, 0xAC10), (0x1100, 0x1102), (0x1161, 0x1163)), "\u11a8"],
+    "thai": [*letters((0x0E01, 0x0E30)), "\u0e31", "\u0e33", "\u0e48", "\u0e40"],
+}  # fmt: skip
+PUNCTUATION = [*"。、，．！？：；「」『』（）【】・…〜《》", "\uff01", "\uff0e",  # noqa: RUF001
+    "\u3000", "\u2019", "\u00b7", "\u0e2f", "\u0e5a", "\uff61", "\u2026", "\u02bc"]  # fmt: skip
+unspaced_words = st.one_of(
+    *[st.text(st.sampled_from(chars), min_size=1, max_size=10) for chars in UNSPACED.values()],
+    st.text(st.sampled_from(PUNCTUATION), min_size=1, max_size=2),
+    st.text(st.sampled_from(PUNCTUATION), min_size=1, max_size=2),
+    st.sampled_from(["東京", "」「", "、東", "\uff21\uff11", "\uff41", "x", "'s", "42", "[MARK]",
+                     "Word", "<|endoftext|>", "\u0301", "\ufeff", "\u200d", "e\u0301", " ",
+                     "\r\n"]),
+)  # fmt: skip
+unspaced_texts = st.lists(unspaced_words, min_size=30, max_size=120).map("".join)
+
+
+def test_texts_without_spaces_are_cut_where_their_pieces_end() -> None:
+    """Not vacuous: a Japanese or Chinese text without a space is more than 10 blocks for
+    the families whose pre-tokenizer ends a piece at its punctuation (or, WordPiece,
+    between ideographs), and one block for the others (Metaspace, WhitespaceSplit, no
+    pre-tokenizer, GPT-2's prefix space)."""
+    text = "今日は天気がいいので、公園に行きました。友達に会って、昼ご飯を食べました！" * 20  # noqa: RUF001
+    for family in [*JOINED, *JOIN_VARIANTS]:
+        assert len(joined(family)[1].cuts.blocks(text)) > 10, family
+    for family in FAMILIES:
+        if family not in JOINED:
+            _, ours = trained(family)
+            assert not ours.in_blocks or len(ours.cuts.blocks(text)) == 1, family
+    chinese = "我们今天去公园散步然后在湖边吃了午饭天气很好大家都很开心" * 20
+    for family in ("WordPiece uncased", "WordPiece cased", CJK_TOKENS):
+        assert len(joined(family)[1].cuts.blocks(chinese)) > 10, family
+
+
+@pytest.mark.parametrize("family", [*JOINED, *JOIN_VARIANTS])
+@settings(max_examples=30, deadline=None)
+@given(
+    text=unspaced_texts,
+    where=st.integers(0, 10**6),
+    typed=st.sampled_from(["x", "", "。", "中", "\u3099", "\uff9e", "\uff01", " ", "東", "、"]),
+)
+def test_texts_without_spaces_count_as_tokenizers_in_blocks(
+    family: str, text: str, where: int, typed: str
+) -> None:
+    """Cut before punctuation and between ideographs, a text of CJK, kana, Hangul or Thai
+    and its edit count as HF counts them, and as the text counted whole; also with blocks
+    of one code point at least, so that every cut the rules accept is made."""
+    reference, ours = joined(family)
+    position = where % (len(text) + 1)
+    edited = text[:position] + typed + text[position + 1 :]
+    for version in (text, edited):
+        expected = len(reference.encode(version, add_special_tokens=False).ids)
+        assert ours.count(version) == expected
+        assert ours._count_whole(version) == expected
+        with every_cut():
+            assert ours._count(version) == expected, ours.cuts.blocks(version)
+
+
+@contextmanager
+def every_cut() -> Iterator[None]:
+    """Blocks of at least one code point: a text is cut at every place the rules accept."""
+    from chunker_py.tokenizers.hf import blocks, tokenizer
+
+    with patch.object(blocks, "BLOCK", 1), patch.object(tokenizer, "BLOCK", 1):
+        yield
 
 
 # ---------------------------------------------------------------- the real BERT file
