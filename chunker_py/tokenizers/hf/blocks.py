@@ -262,12 +262,12 @@ def _ends_pieces(pre: PreTokenizer | None) -> str | None:
     removed) end a letter run at the first character that is not a letter, and start the
     next match there, with no lookbehind; WORDS: Whitespace's ``\\w+|[^\\w\\s]+``;
     ISOLATES: BertPreTokenizer, Punctuation (isolated, removed, merged with next) start a
-    piece at each punctuation character. A ByteLevel that adds a prefix space first would
-    add one to the block after the cut: refused."""
+    piece at each punctuation character. A first ByteLevel adds its prefix space only at
+    a segment's start, which a block after the first is not (``without_prefix_space``)."""
     if isinstance(pre, PreSequence):
         pre = pre.steps[0] if pre.steps else None
     if isinstance(pre, ByteLevel):
-        return REGEX if pre.regex is not None and not pre.add_prefix_space else None
+        return REGEX if pre.regex is not None else None
     if isinstance(pre, RegexSplit):
         ok = pre.behaviour in ("isolated", "removed") and not pre.invert
         return REGEX if ok else None
@@ -312,8 +312,9 @@ def joins_safe(
     No added token may hold the character after a cut or its image (``Joins`` refuses
     those), so none is matched across a cut or starts at one. One that ends before a cut
     is matched alike in the whole text and the block (no Prepend; no space for lstrip or
-    rstrip to take), and single_word alike before punctuation; before an ideograph (a
-    word character) it is not matched in the whole text: refused.
+    rstrip to take), and single_word alike before punctuation that is no word character
+    (U+00B7 is one, for Rust); before an ideograph (a word character) it is not matched
+    in the whole text: refused.
 
     A cut's candidates come from Python's ``re``; the frozen tables decide."""
     for step in _steps(normalizer):
@@ -363,6 +364,9 @@ class Joins:
         self.kinds = kinds
         self.in_tokens = {c for content, _, _ in added for c in content}
         self.single_word_ends = {content[-1] for content, _, single in added if single and content}
+        self.token_ends = {content[-1] for content, _, _ in added if content}
+        first = pre_tokenizer.steps[0] if isinstance(pre_tokenizer, PreSequence) else pre_tokenizer
+        self.prefixed = isinstance(first, ByteLevel) and first.add_prefix_space
         self.letters, self.numbers = LETTERS, RangeSet(ud.ONIG_N)
         self.onig_spaces, self.word = RangeSet(ud.ONIG_S), RangeSet(ud.RUST_WORD)
         self.regex_spaces, self.punctuation = RangeSet(ud.REGEX_SPACE), RangeSet(ud.PUNCTUATION)
@@ -403,6 +407,8 @@ class Joins:
         image = self._image_kept(char)
         if not image:
             return False
+        if self.prefixed and {char, image[-1]} & self.token_ends:
+            return False  # after a token the text starts a segment: ByteLevel's prefix space
         last = ord(image[-1])
         if self.ends == REGEX:
             return last in self.letters
@@ -415,6 +421,8 @@ class Joins:
         if not image:
             return False
         first = ord(image[0])
+        if ord(char) in self.word or first in self.word:
+            return False  # a single_word token before it would not end a word there
         if self.ends == REGEX:
             return not (first in self.letters or first in self.numbers or first in self.onig_spaces)
         if self.ends == WORDS:

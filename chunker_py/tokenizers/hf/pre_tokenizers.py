@@ -448,6 +448,19 @@ class Whitespace(PreTokenizer):
         return out
 
 
+def without_prefix_space(pre: PreTokenizer | None) -> PreTokenizer | None:
+    """``pre`` whose first step, a ByteLevel adding a prefix space, adds none (for a text
+    that starts inside a segment); None when ``pre`` starts otherwise."""
+    first = pre.steps[0] if isinstance(pre, Sequence_) and pre.steps else pre
+    if not (isinstance(first, ByteLevel) and first.add_prefix_space):
+        return None
+    inside = ByteLevel.__new__(ByteLevel)
+    inside.add_prefix_space, inside.regex = False, first.regex
+    if isinstance(pre, Sequence_):
+        return Sequence_([inside, *pre.steps[1:]])
+    return inside
+
+
 def metaspace_first(pre: PreTokenizer | None) -> bool:
     """Whether ``pre`` holds a Metaspace with ``prepend_scheme: first`` (whose pieces need
     their source offsets even when only counting)."""

@@ -31,7 +31,13 @@ from .blocks import (
 from .json_steps import json_text_in_steps, parse_in_steps
 from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
-from .pre_tokenizers import Piece, PreTokenizer, metaspace_first, read_pre_tokenizer
+from .pre_tokenizers import (
+    Piece,
+    PreTokenizer,
+    metaspace_first,
+    read_pre_tokenizer,
+    without_prefix_space,
+)
 from .tables import FIELD, Owners, RangeSet, refuse
 
 MAX_BYTES = 64 * 1024 * 1024  # Gemma's 33 MB file fits; a 200 MB file is refused
@@ -116,6 +122,9 @@ class HfTokenizer(Tokenizer):
         kinds = joins_safe(normalizer, pre_tokenizer, added) if self.in_blocks else ""
         joins = Joins(normalizer, pre_tokenizer, kinds, added) if kinds else None
         self.cuts = Cuts(normalizer, letters, added, joins)
+        # A block after the first starts inside the text's segment: a first ByteLevel step
+        # adds no prefix space there (a block cut at a space starts with one anyway).
+        self.pre_inside = without_prefix_space(pre_tokenizer)
         # Blocks after a text's first one, counted as continuations (keyed apart from the
         # texts ``count`` caches: with a Prepend normalizer the two counts differ).
         self._blocks = LruDict(BLOCK_CACHE)
@@ -148,7 +157,9 @@ class HfTokenizer(Tokenizer):
                     if piece[0]:
                         out.append((piece, False))
                 else:
-                    out.extend((p, False) for p in self.pre_tokenizer.split([piece]))
+                    pre = self.pre_inside if continued and start == 0 and n_start == 0 else None
+                    pre = pre or self.pre_tokenizer
+                    out.extend((p, False) for p in pre.split([piece]))
         return out
 
     def _count(self, text: str) -> int:

@@ -562,6 +562,7 @@ def test_a_letter_whose_image_holds_spaces_ends_no_block() -> None:
 # Scripts without spaces: cut before non-ASCII punctuation after a letter, and between two
 # CJK ideographs where BertNormalizer spaces them (hf/blocks.py's ``joins_safe``, ``Joins``).
 JOINED = [
+    "byte-level BPE (GPT-2)",
     "byte-level BPE (Llama 3)",
     "byte-level BPE (Qwen 2, NFC)",
     "WordPiece uncased",
@@ -641,7 +642,7 @@ def test_texts_without_spaces_are_cut_where_their_pieces_end() -> None:
     """Not vacuous: a Japanese or Chinese text without a space is more than 10 blocks for
     the families whose pre-tokenizer ends a piece at its punctuation (or, WordPiece,
     between ideographs), and one block for the others (Metaspace, WhitespaceSplit, no
-    pre-tokenizer, GPT-2's prefix space)."""
+    pre-tokenizer)."""
     text = "今日は天気がいいので、公園に行きました。友達に会って、昼ご飯を食べました！" * 20  # noqa: RUF001
     for family in [*JOINED, *JOIN_VARIANTS]:
         assert len(joined(family)[1].cuts.blocks(text)) > 10, family
