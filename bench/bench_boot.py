@@ -6,6 +6,8 @@
 Pages, all served by sitebuild's make_server (same headers, same CSP) from one temporary build:
 
     bare         a minimal page: import the vendored pyodide.mjs, loadPyodide(), runPython("1+1")
+    peer         a JavaScript page of the peer's (ChunkViz's) shape: its chunks of the sample
+                 listed by one script (see PEER_HTML); the page's first look is compared to it
     snapshot     the built page (boots from the start-up snapshot), until #app is "ready"
     no-snapshot  a copy of the page without the snapshot file: the fallback, a normal boot
     http-gzip    (--http-gzip) the snapshot uncompressed in the page's eyes, sent with
@@ -80,6 +82,45 @@ window.__bootMs = performance.now();
 document.documentElement.dataset.booted = String(result);
 """
 
+# The JavaScript peer's shape (ChunkViz: one HTML page and one script that splits a text
+# inline in it and lists the chunks; the issue measured the real one at 0.08 MB on the
+# wire). This stand-in is a few KB, so it is faster than the real peer: the page's first
+# look is compared against it. Its time is when its chunks are in the DOM, as the page's
+# first look (static/firstlook.js's ci:first-look mark).
+PEER_HTML = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>peer</title>
+<link rel="icon" href="data:,"><script type="module" src="peer.js"></script></head>
+<body><ol id="chunks"></ol></body></html>
+"""
+
+PEER_JS = """const text = %s;
+// a recursive character splitter (separators in order, no overlap), as the peer has
+const split = (piece, seps, size) => {
+  if (piece.length <= size) return [piece];
+  const [sep, ...rest] = seps;
+  const parts = sep === "" ? [...piece] : piece.split(sep);
+  const out = [];
+  let current = "";
+  for (const part of parts) {
+    const next = current ? current + sep + part : part;
+    if (next.length <= size) { current = next; continue; }
+    if (current) out.push(current);
+    if (part.length > size && rest.length) { out.push(...split(part, rest, size)); current = ""; }
+    else current = part;
+  }
+  if (current) out.push(current);
+  return out;
+};
+const list = document.getElementById("chunks");
+for (const chunk of split(text, ["\\n\\n", "\\n", " ", ""], 300)) {
+  const item = document.createElement("li");
+  item.textContent = chunk;
+  list.append(item);
+}
+window.__bootMs = performance.now();
+document.documentElement.dataset.booted = "peer";
+"""
+
 # Records when the page first reaches data-state=ready (the test contract).
 READY_PROBE = """
 new MutationObserver((_, observer) => {
@@ -93,7 +134,7 @@ new MutationObserver((_, observer) => {
 """
 
 # name -> path below the server root
-PAGES = {"bare": "bare.html", "snapshot": "", "no-snapshot": "no-snapshot/"}
+PAGES = {"bare": "bare.html", "snapshot": "", "no-snapshot": "no-snapshot/", "peer": "peer.html"}
 HTTP_GZIP = "http-gzip/"
 
 
@@ -328,6 +369,9 @@ def served_site(
         site = build(Path(tmp) / "dist")
         (site.root / "bare.html").write_text(BARE_HTML)
         (site.root / "bare.js").write_text(BARE_JS % site.vendored.pyodide)
+        sample = (ROOT / "static" / "sample.txt").read_text("utf-8")
+        (site.root / "peer.html").write_text(PEER_HTML)
+        (site.root / "peer.js").write_text(PEER_JS % json.dumps(sample))
         if prepare is not None:
             prepare(site)
         add_variants(site, http_gzip)
@@ -441,6 +485,16 @@ def report(summary: dict[str, Any], runs: int, settle_ms: int) -> str:
             f"{s['ratio_warm']:6.2f} {s['raw'] / 1e6:7.2f} {s['gzip'] / 1e6:8.2f} {wire} "
             f"{offline}  {', '.join(s['boot'])}"
         )
+    peer, page = summary.get("peer"), summary.get("snapshot")
+    if peer and page:
+        for kind in ("cold", "warm"):
+            look = page[f"marks_{kind}"].get("first-look")
+            if look is not None:
+                lines.append(
+                    f"first look ({kind}): {look:.0f} ms = {look / peer[kind]:.2f}x the peer's "
+                    f"first result ({peer[kind]:.0f} ms); the live result {page[kind]:.0f} ms = "
+                    f"{page[f'ratio_{kind}']:.2f}x bare ({summary['bare'][kind]:.0f} ms)"
+                )
     for name, s in summary.items():
         files = sorted(s.get("files_cold", {}).items(), key=lambda item: -item[1])
         if files:

@@ -2,7 +2,9 @@
 
 Layout of dist/ (every URL below is relative to index.html):
 
-    index.html                      the template ./index.html with {{...}} filled in
+    index.html                      the template ./index.html with {{...}} filled in, and
+                                    the first look: the sample's first result drawn at
+                                    build time (sitebuild/first_look.py)
     **/*.gz, **/*.br                precompressed copies beside every compressible file
                                     (sitebuild/compress.py), for hosts that serve them
     sw.js                           the service worker: keeps every other file for offline
@@ -46,6 +48,7 @@ from typing import Any
 
 from sitebuild.bundle import python_bundle
 from sitebuild.compress import precompress
+from sitebuild.first_look import first_look_for
 from sitebuild.npm import ensure_node_modules, pyodide_python_version
 from sitebuild.offline import WORKER, write_offline
 from sitebuild.paths import APP, DIST, INDEX_TEMPLATE, ROOT, STATIC
@@ -221,7 +224,12 @@ def build(dist: Path = DIST) -> Site:
         + "/"
         + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],
     }
-    index = render_index(INDEX_TEMPLATE.read_text("utf-8"), values)
+    template = INDEX_TEMPLATE.read_text("utf-8")
+    # The first look is drawn by the page's own first update of the page as built without
+    # it (sitebuild/first_look.py), then written into it.
+    bare_index = render_index(template, {**values, "first_look": ""})
+    values["first_look"] = first_look_for(bundle, bare_index)
+    index = render_index(template, values)
     (staging / "index.html").write_text(index, "utf-8")
     write_offline(staging)
     precompress(staging)  # after every file, sw.js and index.html included

@@ -15,6 +15,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 _WHITESPACE_RUN = re.compile(r"\s+")  # = str.isspace(); test_invariants checks each code point
+_LONG_RUN = re.compile(r"\s{32,}")  # runs of at least TextIndex._SHORT
 
 
 class TextIndex:
@@ -25,7 +26,7 @@ class TextIndex:
     edge sits in a long run, so long runs are never rescanned chunk after chunk.
     """
 
-    __slots__ = ("_ends", "_facts", "_starts", "pieces", "text")
+    __slots__ = ("_ends", "_facts", "_long", "_starts", "pieces", "text")
 
     _SHORT = 32  # longest run handled by direct scanning
 
@@ -33,6 +34,7 @@ class TextIndex:
         self.text = text
         self._starts: list[int] | None = None
         self._ends: list[int] = []
+        self._long: tuple[list[int], list[int]] | None = None
         # (start, end, separator) -> piece bounds; shared by the trade-off sizes
         self.pieces: dict[tuple[int, int, str, bool], list[int]] = {}
         # what ``per_text`` functions found: (function, arguments) -> result
@@ -48,6 +50,14 @@ class TextIndex:
             self._starts = starts
         return self._starts, self._ends
 
+    def _long_runs(self) -> tuple[list[int], list[int]]:
+        """Starts and ends of the whitespace runs of ``_SHORT`` or more code points: an
+        edge the direct scan found ``_SHORT`` whitespace code points from lies in one."""
+        if self._long is None:
+            runs = [m.span() for m in _LONG_RUN.finditer(self.text)]
+            self._long = [a for a, _b in runs], [b for _a, b in runs]
+        return self._long
+
     def trim(self, start: int, end: int) -> tuple[int, int]:
         """Return ``[start, end)`` without whitespace at either edge; empty means start == end."""
         text = self.text
@@ -56,7 +66,7 @@ class TextIndex:
             while start < limit and text[start].isspace():
                 start += 1
             if start == limit and limit < end:
-                starts, ends = self._runs()
+                starts, ends = self._long_runs()
                 run = bisect_right(starts, start) - 1
                 if run >= 0 and ends[run] > start:
                     start = min(ends[run], end)
@@ -67,23 +77,39 @@ class TextIndex:
             while end > limit and text[end - 1].isspace():
                 end -= 1
             if end == limit and limit > start:
-                starts, ends = self._runs()
+                starts, ends = self._long_runs()
                 run = bisect_right(starts, end - 1) - 1
                 if run >= 0 and ends[run] > end - 1:
                     end = max(starts[run], start)
         return start, end
 
     def skip_space(self, position: int) -> int:
-        """The first position at or after ``position`` that is not whitespace (or the end)."""
-        if position < len(self.text) and self.text[position].isspace():
-            starts, ends = self._runs()
+        """The first position at or after ``position`` that is not whitespace (or the end).
+
+        A short run is matched directly; the run index is built only for a long one."""
+        text = self.text
+        if position < len(text) and text[position].isspace():
+            limit = position + self._SHORT
+            run = _WHITESPACE_RUN.match(text, position, limit)
+            assert run is not None
+            if run.end() < limit or run.end() >= len(text):
+                return run.end()
+            starts, ends = self._long_runs()
             return ends[bisect_right(starts, position) - 1]
         return position
 
     def skip_space_back(self, position: int) -> int:
-        """The smallest ``q <= position`` with only whitespace in ``[q, position)``."""
-        if position > 0 and self.text[position - 1].isspace():
-            starts, _ends = self._runs()
+        """The smallest ``q <= position`` with only whitespace in ``[q, position)``.
+
+        A short run is scanned directly; the run index is built only for a long one."""
+        text = self.text
+        if position > 0 and text[position - 1].isspace():
+            q, limit = position - 1, max(0, position - self._SHORT)
+            while q > limit and text[q - 1].isspace():
+                q -= 1
+            if q > limit or q == 0:
+                return q
+            starts, _ends = self._long_runs()
             return starts[bisect_right(starts, position - 1) - 1]
         return position
 

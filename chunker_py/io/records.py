@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from ..measures.damage import ChunkDamage
 from ..pipeline.analysis import Analysis
 from ..pipeline.results import Chunk
 
@@ -17,6 +18,8 @@ CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
 # surrogates, which no UTF-8 file can hold: written as \u escapes so every record stays
 # one line and reads back exactly.
 _JSON_UNSAFE = re.compile("[\x85\u2028\u2029\ud800-\udfff]")
+# json.dumps(ensure_ascii=False)'s string encoder (the C one when present)
+_encode_string = json.encoder.encode_basestring
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
@@ -64,24 +67,66 @@ def _head(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
 
 def json_line(value: Any) -> str:
     """Compact JSON on one line, readable back exactly (see ``_JSON_UNSAFE``)."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _escape_unsafe(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def to_jsonl(analysis: Analysis, metadata: Any = None) -> str:
     """One JSON object per chunk, each line ending in ``\\n``; ``metadata`` (when not
     None) placed before ``source`` and ``settings``.
 
-    The tail the records share (``metadata``, ``source``, ``settings``) is the same for
-    every record, so it is written once and appended: the same bytes as ``json_line`` of
-    each whole record, for a fraction of the encoding work."""
+    The same bytes as ``json_line`` of each whole ``record`` (tests/core/io/
+    test_records.py), for a fraction of the work: the tail the records share
+    (``metadata``, ``source``, ``settings``) is encoded once, and each record's head is
+    written from a template whose strings go through ``json``'s own escaper (the C one
+    ``json.dumps`` uses) and whose numbers and booleans are written as ``json.dumps``
+    writes them; the few damage objects a document has are encoded once each. What may
+    split a line is escaped in the whole output at the end, as ``json_line`` does (it
+    cannot occur in keys or numbers, and escaped text holds none of it)."""
     settings = analysis.settings
     tail: dict[str, Any] = {} if metadata is None else {"metadata": metadata}
     tail["source"] = settings.source_name or None
     tail["settings"] = settings.record_settings()
     shared = "," + json_line(tail)[1:] + "\n"
-    lines = [json_line(_head(c, analysis))[:-1] + shared for c in analysis.chunks]
-    return "".join(lines)
+    string = _encode_string
+    head = '{"id":' + string(record_id(settings.source_name, 0))[:-2]  # without '0"'
+    extra = settings.mode_info.record_keys
+    tokens = analysis.tokens
+    damage = analysis.damage
+    damage_json: dict[ChunkDamage, str] = {}
+    lines = []
+    for c in analysis.chunks:
+        line = (
+            f'{head}{c.index}","index":{c.index},"text":{string(c.text)},'
+            f'"start":{c.start},"end":{c.end},"start_utf16":{c.start_utf16},'
+            f'"end_utf16":{c.end_utf16},"length":{c.length},"tokens":{tokens[c.index]},'
+            f'"overlap":{c.overlap},"start_line":{c.start_line},'
+            f'"start_column":{c.start_column},"end_line":{c.end_line},'
+            f'"end_column":{c.end_column}'
+        )
+        for key in extra:
+            line += f',"{key}":{_encode_value(getattr(c, key))}'
+        if damage is not None:
+            found = damage.chunks[c.index]
+            encoded = damage_json.get(found)
+            if encoded is None:
+                encoded = damage_json[found] = ',"damage":' + _encode_value(found.record())
+            line += encoded
+        lines.append(line + shared)
+    return _escape_unsafe("".join(lines))
+
+
+def _escape_unsafe(text: str) -> str:
+    if _JSON_UNSAFE.search(text) is None:
+        return text
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _encode_value(value: Any) -> str:
+    """``json.dumps`` of a string, number, boolean or object, compact, not yet escaped
+    for line splitters."""
+    if isinstance(value, str):
+        return _encode_string(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def _formula_safe(text: str) -> str:

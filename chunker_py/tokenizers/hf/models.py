@@ -16,7 +16,7 @@ from ...engine.steps import finish
 from .tables import refuse
 
 WORD_CACHE = 65536
-BUILD_STEP = 20_000  # Unigram pieces between two chances for the page to give way
+BUILD_STEP = 5_000  # Unigram pieces between two chances for the page to give way
 MERGE_STEP = 2_000  # BPE merges the same (each costs about ten times a piece)
 KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
 
@@ -252,6 +252,8 @@ class Unigram(Model):
             refuse("its Unigram model has no vocabulary of [token, score] pairs")
         self.ids: dict[str, int] = {}
         self.scores: list[float] = []
+        longest: dict[str, int] = {}  # first character -> the longest piece's length
+        lowest = math.inf
         for begin in range(0, len(vocab), BUILD_STEP):
             part = vocab[begin : begin + BUILD_STEP]
             if not all(
@@ -264,7 +266,12 @@ class Unigram(Model):
                 refuse("its Unigram model has no vocabulary of [token, score] pairs")
             # later duplicates win
             self.ids.update({token: begin + i for i, (token, _) in enumerate(part)})
-            self.scores.extend([float(score) for _, score in part])
+            scores = [float(score) for _, score in part]
+            self.scores.extend(scores)
+            lowest = min(lowest, *scores)
+            for token, _ in part:
+                if token and len(token) > longest.get(token[0], 0):
+                    longest[token[0]] = len(token)
             yield
         self.unk_id = spec.get("unk_id")
         if self.unk_id is not None and not (
@@ -272,14 +279,7 @@ class Unigram(Model):
         ):
             refuse("its Unigram unk_id is not in the vocabulary")
         self.byte_fallback = bool(spec.get("byte_fallback", False))
-        self.unk_score = min(self.scores, default=math.inf) - UNK_PENALTY
-        longest: dict[str, int] = {}
-        tokens = list(self.ids)
-        for begin in range(0, len(tokens), BUILD_STEP):
-            for token in tokens[begin : begin + BUILD_STEP]:
-                if token and len(token) > longest.get(token[0], 0):
-                    longest[token[0]] = len(token)
-            yield
+        self.unk_score = lowest - UNK_PENALTY
         self.longest = longest
 
     def spans(self, word: str) -> list[tuple[int, int]]:

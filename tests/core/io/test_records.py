@@ -175,7 +175,8 @@ def test_csv_quotes_exactly_the_cells_rfc4180_quotes(text: str) -> None:
 @given(
     texts,
     st.integers(1, 40),
-    st.sampled_from(["", "notes/a.md", "名 x"]),
+    st.sampled_from(["", "notes/a.md", "名 x", 'q"\\\u2028\u2029/']),
+    st.sampled_from(["recursive", "markdown", "sentence", "fixed"]),
     st.none()
     | st.dictionaries(
         st.text(max_size=4),
@@ -184,11 +185,13 @@ def test_csv_quotes_exactly_the_cells_rfc4180_quotes(text: str) -> None:
     ),
 )
 def test_jsonl_with_a_shared_tail_equals_each_record_dumped_whole(
-    text: str, size: int, name: str, metadata: dict[str, str] | None
+    text: str, size: int, name: str, mode: str, metadata: dict[str, str] | None
 ) -> None:
-    # to_jsonl writes the tail every record shares (metadata, source, settings) once;
-    # the plain way dumps each whole record with json.dumps, then escapes what splits lines
-    result = analyse(text, Settings(chunk_size=size, chunk_overlap=0, source_name=name))
+    # to_jsonl writes the tail every record shares (metadata, source, settings) once and
+    # each head from a template; the plain way dumps each whole record (its dict, the
+    # mode's keys and damage included) with json.dumps, then escapes what splits lines
+    settings = Settings(mode=mode, chunk_size=size, chunk_overlap=0, source_name=name)
+    result = analyse(text, settings)
     expected = []
     for chunk in result.chunks:
         rec = record(chunk, result)

@@ -168,3 +168,41 @@ def test_a_broken_file_in_steps_is_refused_with_the_reader_s_message() -> None:
     steps = add_tokenizer_json_in_steps(b'{"model": {"type": "Unigram", "vocab": [', "bad.json")
     with pytest.raises(SettingError, match="not JSON"):
         list(steps)
+
+
+STEPPED = [
+    "Metaspace + Unigram (NFKC)",
+    "Unigram (NFC, WhitespaceSplit)",
+    "SentencePiece Unigram (Precompiled nmt_nfkc)",
+    "byte-level BPE (GPT-2)",
+    "byte-level BPE (Llama 3)",
+]
+
+
+@pytest.mark.cpython_only  # the reference (HF tokenizers) is native
+@pytest.mark.parametrize("family", STEPPED)
+def test_a_model_built_and_released_in_small_steps_counts_as_tokenizers(
+    family: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Steps of 7 pieces, merges and freed list items: every step boundary of the model's
+    build (a Unigram's lowest score and longest pieces carried across them) and of the
+    parsed lists' release is crossed many times, and the counts stay tokenizers'."""
+    from chunker_py.tokenizers.hf import models, tokenizer
+    from tests.core.tokenizers.test_hf_tokenizer import fixed_texts, trained
+
+    reference, _ = trained(family)
+    data = reference.to_str().encode("utf-8")
+    for module, step in (
+        (models, "BUILD_STEP"),
+        (models, "MERGE_STEP"),
+        (tokenizer, "RELEASE_STEP"),
+    ):
+        monkeypatch.setattr(module, step, 7)
+    pauses = sum(1 for _ in tokenizer.load_in_steps(data, family))
+    ours = finish(tokenizer.load_in_steps(data, family))
+    model = json.loads(data)["model"]
+    assert pauses > len(model["merges"] if "merges" in model else model["vocab"]) // 7 > 20
+    if model["type"] == "Unigram":  # HF's unknown score: the lowest score less 10
+        assert ours.model.unk_score == min(score for _, score in model["vocab"]) - 10
+    for text in fixed_texts()[::3]:
+        assert ours.count(text) == len(reference.encode(text, add_special_tokens=False).ids), text
