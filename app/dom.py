@@ -149,12 +149,16 @@ class Windowed:
     first = 100
     more_id = ""
     noun = "chunks"
+    keeps_items = False  # whether ``draw`` gets only the items after the ``kept`` first
 
     def __init__(self) -> None:
         self.show_all = False
         self.view = ListView()
         self.drawn: tuple[Any, ...] | None = None  # what the list was last drawn from
         self.listed: tuple[int, ...] = ()  # the chunk indices the list shows
+        # how many of the first items the next ``draw`` keeps as they are (a subclass
+        # that sets ``keeps_items`` builds only the rest, see ``_unchanged``)
+        self.kept = 0
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
@@ -201,7 +205,8 @@ class Windowed:
             reach = spans[-1].end if spans else 0  # span ends never decrease
             drawn = (analysis.text[:reach], spans, picked, self.extra(analysis))
         if drawn is None or drawn != self.drawn:
-            self.draw(analysis, total, self._chunks(analysis, picked))
+            self.kept = self._unchanged(drawn, picked) if self.keeps_items else 0
+            self.draw(analysis, total, self._chunks(analysis, picked[self.kept :]))
         self.drawn = drawn
         self.listed = picked
         self.caption(total, len(picked))
@@ -210,6 +215,39 @@ class Windowed:
     def forget(self) -> None:
         """Draw again on the next show (how the items look has changed)."""
         self.drawn = None
+
+    def _unchanged(self, drawn: tuple[Any, ...] | None, picked: tuple[int, ...]) -> int:
+        """How many of the first items listed now were drawn, the same, last time.
+
+        An item is drawn from its chunk's span, the spans before it (overlap, gap) and the
+        text up to its end (heading path, context prefix), besides ``extra``: where all of
+        those are as they were, so is the item. An edit changes the items from the chunk
+        it falls in on (offsets after it move), so the ones before it are kept.
+        """
+        old = self.drawn
+        if old is None or drawn is None or old[3] != drawn[3]:
+            return 0
+        old_text, old_spans, old_picked = old[0], old[1], old[2]
+        text, spans = drawn[0], drawn[1]
+        same = 0  # spans[:same] are the old ones
+        limit = min(len(old_spans), len(spans))
+        while same < limit and spans[same] == old_spans[same]:
+            same += 1
+        # the longest of those whose text is unchanged up to its end: binary search (a
+        # prefix that differs stays different when longer)
+        low, high = 0, same
+        while low < high:
+            middle = (low + high + 1) // 2
+            reach = spans[middle - 1].end
+            if text[:reach] == old_text[:reach]:
+                low = middle
+            else:
+                high = middle - 1
+        kept = 0
+        limit = min(len(old_picked), len(picked))
+        while kept < limit and picked[kept] == old_picked[kept] and picked[kept] < low:
+            kept += 1
+        return kept
 
     def _pick(self, analysis: Any) -> tuple[int, tuple[int, ...]]:
         """The number of chunks listable and the indices of those to show now."""
@@ -225,10 +263,11 @@ class Windowed:
     def _chunks(analysis: Any, picked: tuple[int, ...]) -> tuple[Any, ...]:
         if not picked:
             return ()
-        built = analysis.chunk_window(0, picked[-1] + 1)
-        if len(picked) == len(built):  # 0..n-1: every chunk up to the last
+        first = picked[0]
+        built = analysis.chunk_window(first, picked[-1] + 1)
+        if len(picked) == len(built):  # first..last: every chunk between
             return built
-        return tuple(built[i] for i in picked)
+        return tuple(built[i - first] for i in picked)
 
     def offer_more(self, total: int) -> None:
         more = by_id(self.more_id)

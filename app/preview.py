@@ -14,6 +14,7 @@ from chunker_py import Analysis, Chunk
 class Preview(Windowed):
     first = 60
     more_id = "preview-more"
+    keeps_items = True  # an edit redraws the items from the chunk it falls in on
 
     def wire(self) -> None:
         super().wire()
@@ -46,7 +47,7 @@ class Preview(Windowed):
             if gap > 0:
                 item["gap"] = f"{number(gap)} code point{'s' if gap != 1 else ''} omitted"
             items.append(item)
-        render().preview(by_id("preview-list"), to_json(items))
+        render().preview(by_id("preview-list"), to_json(items), self.kept)
 
     def caption(self, total: int, shown: int) -> None:
         kind = "damaged chunks" if self.only is not None else "chunks"

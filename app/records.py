@@ -21,6 +21,7 @@ class Records(Windowed):
     first = 100
     more_id = "records-more"
     noun = "records"
+    keeps_items = True  # an edit redraws the rows from the chunk it falls in on
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,6 +51,7 @@ class Records(Windowed):
         return (analysis.settings.mode, analysis.settings.tokenizer, self.view.tokens_ready)
 
     def draw(self, analysis: Analysis | None, total: int, chunks: tuple[Chunk, ...]) -> None:
+        """The rows of ``chunks``, after the first ``self.kept`` rows (kept as they are)."""
         headings = (
             analysis is not None and "heading_path" in analysis.settings.mode_info.record_keys
         )
@@ -65,7 +67,7 @@ class Records(Windowed):
                 [c.index, c.start, c.end, c.length, self._tokens(c.index), c.overlap, c.text]
                 for c in chunks
             ]
-        render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN)
+        render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN, self.kept)
         self._evidence()
 
     def caption(self, total: int, shown: int) -> None:

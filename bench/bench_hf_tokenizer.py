@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -76,6 +77,24 @@ def spaced_text(code_points: int = 20_000) -> str:
     return " ".join(words)[:code_points]
 
 
+UNSPACED = (
+    "今日は天気がいいので、公園に行きました。そこで友達に会って、一緒に昼ご飯を食べました！"  # noqa: RUF001
+    "我们今天去公园散步，然后在湖边吃了午饭。天气很好，大家都很开心？"  # noqa: RUF001
+    "東京の地下鉄は便利ですが、朝はとても混んでいます。"
+)
+UNSPACED_SENTENCES = [s for s in re.split(r"(?<=[。！？])", UNSPACED) if s]  # noqa: RUF001
+
+
+def unspaced_text(code_points: int = 20_000) -> str:
+    """A Japanese and Chinese document (no spaces at all), sentences shuffled."""
+    out: list[str] = []
+    k = 0
+    while sum(map(len, out)) < code_points:
+        k += 1
+        out.append(UNSPACED_SENTENCES[(k * 7919) % len(UNSPACED_SENTENCES)])
+    return "".join(out)[:code_points]
+
+
 def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, float]:
     """Load, cold 20k count, warm edit, cold 1k-chunk counts per second (no tokenizers:
     this also runs inside Pyodide)."""
@@ -91,6 +110,7 @@ def our_figures(load: Callable[[], object], load_repeat: int = 3) -> dict[str, f
     out["cold 20k"] = median_ms(cold, 5)
     out["warm edit"] = warm_edit_ms(ours)
     out["warm spaced"] = warm_edit_ms(ours, spaced_text())
+    out["warm cjk"] = warm_edit_ms(ours, unspaced_text())
 
     def chunk_counts() -> None:
         emptied(ours)
@@ -124,12 +144,14 @@ def budget_ms() -> dict[str, float]:
     out = {name: warm_edit_ms(get_tokenizer(name)) for name in BUDGET}
     for name in BUDGET:
         out[f"{name} spaced"] = warm_edit_ms(get_tokenizer(name), spaced_text())
+        out[f"{name} cjk"] = warm_edit_ms(get_tokenizer(name), unspaced_text())
     return out
 
 
 def budget_line(budget: dict[str, float], digits: int) -> str:
     return ", ".join(
-        f"{n} {budget[n]:.{digits}f} ms (Cyrillic/Greek {budget[n + ' spaced']:.{digits}f} ms)"
+        f"{n} {budget[n]:.{digits}f} ms (Cyrillic/Greek {budget[n + ' spaced']:.{digits}f} ms, "
+        f"CJK {budget[n + ' cjk']:.{digits}f} ms)"
         for n in BUDGET
     )
 
@@ -177,7 +199,11 @@ def reference_figures(data: str, reference, load_repeat: int = 3) -> dict[str, f
 
 def figures(data: str, reference, ours_factory: Callable[[], object]) -> dict[str, float]:
     cl100k = get_tokenizer("cl100k_base")
-    budget = {"budget": warm_edit_ms(cl100k), "budget spaced": warm_edit_ms(cl100k, spaced_text())}
+    budget = {
+        "budget": warm_edit_ms(cl100k),
+        "budget spaced": warm_edit_ms(cl100k, spaced_text()),
+        "budget cjk": warm_edit_ms(cl100k, unspaced_text()),
+    }
     return {**our_figures(ours_factory), **reference_figures(data, reference), **budget}
 
 
@@ -192,7 +218,8 @@ def report(name: str, f: dict[str, float]) -> None:
         f"(x{f['warm edit'] / f['cold 20k ref']:.1f} tokenizers' full encode, "
         f"x{f['warm edit'] / f['budget']:.2f} cl100k_base's recount); Cyrillic/Greek warm "
         f"edit {f['warm spaced']:.2f} ms (x{f['warm spaced'] / f['budget spaced']:.2f} "
-        f"cl100k_base's)\n"
+        f"cl100k_base's); CJK warm edit {f['warm cjk']:.2f} ms "
+        f"(x{f['warm cjk'] / f['budget cjk']:.2f} cl100k_base's)\n"
         f"  1k chunks cold: {f['chunks/s']:.0f} counts/s (tokenizers {f['chunks/s ref']:.0f}/s, "
         f"x{f['chunks/s ref'] / f['chunks/s']:.1f} slower)"
     )
@@ -292,10 +319,11 @@ def main_pyodide() -> int:
         "| file | load: Pyodide / CPython ours / tokenizers (ms) | longest load step: Pyodide / "
         "CPython (ms) | 20k cold: Pyodide ms (x CPython ours, x tokenizers) | warm edit: "
         "Pyodide / CPython ms (x cl100k_base's, same run) | Cyrillic/Greek warm edit: Pyodide / "
-        "CPython ms (x cl100k_base's) | 1k chunks: Pyodide counts/s "
+        "CPython ms (x cl100k_base's) | CJK warm edit: Pyodide / CPython ms (x cl100k_base's) | "
+        "1k chunks: Pyodide counts/s "
         "(CPython ours, tokenizers) |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     for stem, name in stems.items():
         data, reference = files[name]
         repeat = 1 if len(data) > 5_000_000 else 3
@@ -312,6 +340,9 @@ def main_pyodide() -> int:
             f"{p['warm spaced']:.1f} / {ours['warm spaced']:.2f} "
             f"(x{p['warm spaced'] / budget['cl100k_base spaced']:.2f}, "
             f"x{ours['warm spaced'] / cpython_budget['cl100k_base spaced']:.2f}) | "
+            f"{p['warm cjk']:.1f} / {ours['warm cjk']:.2f} "
+            f"(x{p['warm cjk'] / budget['cl100k_base cjk']:.2f}, "
+            f"x{ours['warm cjk'] / cpython_budget['cl100k_base cjk']:.2f}) | "
             f"{p['chunks/s']:.0f} "
             f"({ours['chunks/s']:.0f}, {ref['chunks/s ref']:.0f}) |"
         )

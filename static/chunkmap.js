@@ -131,10 +131,29 @@ const place = (node, p, empty) => {
   setMarks(node, "", "", "");
 };
 
+// A long line is cut into blocks too (issue 18, defect 8: 20,000 code points without a
+// line break were one block, laid out whole on every edit, 50-240 ms): a block ends at the
+// first piece end after BLOCK_UNITS UTF-16 units that follows white space, or after twice
+// as many at any piece end, but only where a grapheme cluster ends: never inside a ZWJ
+// sequence, a combining sequence or a surrogate pair (the chunks' offsets may fall there).
+// The pieces themselves, their offsets and colours are the same either way.
+const BLOCK_UNITS = 1000;
+
+// Whether UTF-16 offset `at` of `text` is a grapheme cluster boundary (the segmenter is
+// made on the first question only: most texts' lines are short).
+const graphemeBoundary = (text) => {
+  let segments = null;
+  return (at) => {
+    if (at <= 0 || at >= text.length) return true;
+    segments ??= new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(text);
+    return segments.containing(at).index === at;
+  };
+};
+
 // `text`: the source text; json: [[s0, e0], ...]: the chunks' code-point offsets.
 // The pieces are grouped into blocks that end after a piece ending in a line break (e.g. a
-// trimmed paragraph break): an edit re-lays out its own block only, and blocks out of the
-// map's view skip layout (content-visibility). Blocks are kept or built by render.js's
+// trimmed paragraph break), or on a long line as above: an edit re-lays out its own block
+// only, and blocks out of the map's view skip layout (content-visibility). Blocks are kept or built by render.js's
 // reconcile. Signatures live in expando properties (_place, _sig, _where), as the keys do:
 // reading thousands of attributes per keystroke would cost more than the rest of the update.
 const chunkMap = (root, text, json) => {
@@ -147,10 +166,20 @@ const chunkMap = (root, text, json) => {
     p.kind === "chunk" ? `c${p.repeated}:${slices[n]}` : `${p.kind[0]}:${slices[n]}`,
   );
   const blocks = [[]];
-  parts.forEach((_p, n) => {
+  const boundary = graphemeBoundary(text);
+  let run = 0; // UTF-16 units in the block so far
+  parts.forEach((p, n) => {
     blocks[blocks.length - 1].push(n);
-    const last = slices[n].slice(-1);
-    if ((last === "\n" || last === "\r") && n + 1 < parts.length) blocks.push([]);
+    if (n + 1 === parts.length) return;
+    const slice = slices[n];
+    const last = slice.slice(-1);
+    run += slice.length;
+    const broken = last === "\n" || last === "\r";
+    const long = run >= BLOCK_UNITS && (/\s/.test(last) || run >= 2 * BLOCK_UNITS);
+    if (broken || (long && boundary(unit(p.b)))) {
+      blocks.push([]);
+      run = 0;
+    }
   });
   const blockKeys = blocks.map((members) => members.map((n) => keys[n]).join("\u0000"));
   const built = globalThis.ciRender.reconcile(root, blockKeys, (b) => {

@@ -47,10 +47,14 @@ const appendText = (parent, text) => {
 // preview items and chunk map blocks are kept as they are and the browser lays out far
 // less per keystroke. Keys may repeat (two blocks of the same text); each kept node is
 // used once. Keys live in an expando property (_key): reading thousands of attributes per
-// keystroke would cost more than the rest of the update. Returns the nodes, in order.
-const reconcile = (parent, keys, build) => {
+// keystroke would cost more than the rest of the update. The first `kept` children stay
+// as they are, untouched (Python found them unchanged and sent keys only for the rest).
+// Returns the nodes after them, in order.
+const reconcile = (parent, keys, build, kept = 0) => {
   const old = new Map();
-  for (const node of parent.children) {
+  const children = parent.children;
+  for (let n = kept; n < children.length; n++) {
+    const node = children[n];
     const list = old.get(node._key);
     if (list) list.push(node);
     else old.set(node._key, [node]);
@@ -64,7 +68,8 @@ const reconcile = (parent, keys, build) => {
   });
   for (const list of old.values()) for (const node of list) node.remove();
   nodes.forEach((node, n) => {
-    if (parent.children[n] !== node) parent.insertBefore(node, parent.children[n] || null);
+    const at = children[kept + n];
+    if (at !== node) parent.insertBefore(node, at || null);
   });
   return nodes;
 };
@@ -73,7 +78,9 @@ const reconcile = (parent, keys, build) => {
 // and the last text. A trailing Damage cell is left empty here and filled by `damage`
 // once the damage pass has run after the paint.
 // `tokensAt` is the column of token counts ("…" until the tokenizer has loaded).
-const rows = (tbody, json, tokensAt = -1) => {
+// `kept`: the first rows stay as they are (an edit changes the rows from its chunk on);
+// `json` holds the rows after them.
+const rows = (tbody, json, tokensAt = -1, kept = 0) => {
   const data = JSON.parse(json);
   reconcile(tbody, data.map((row) => JSON.stringify(row)), (i) => {
     const tr = make("tr");
@@ -84,7 +91,7 @@ const rows = (tbody, json, tokensAt = -1) => {
     });
     tr.append(make("td", "evidence-cell"), make("td", "damage-cell"));
     return tr;
-  });
+  }, kept);
 };
 
 // damage: {"<chunk index>": "words", ...} for every chunk a list shows (the preview's
@@ -151,7 +158,9 @@ const compare = (tbody, json, apply) => {
 // previous chunk; `gap` (optional) describes source text no chunk kept before this one.
 // Whitespace gets its own elements only while the list shows whitespace (class show-ws):
 // thousands of extra elements would slow every keystroke's layout for nothing.
-const preview = (list, json) => {
+// `kept`: the first items stay as they are (an edit changes the items from its chunk on);
+// `json` holds the items after them.
+const preview = (list, json, kept = 0) => {
   const data = JSON.parse(json);
   const visible = list.classList.contains("show-ws");
   const put = (parent, text) => (visible ? appendText(parent, text) : parent.append(text));
@@ -184,7 +193,7 @@ const preview = (list, json) => {
     box.append(hurt);
     li.append(box);
     return li;
-  });
+  }, kept);
 };
 
 // header: ["Index", ...]: the records table's column headings.

@@ -95,11 +95,15 @@ class Analysis:
         """Records ``first`` to ``stop - 1`` only: what a view shows, without building all.
 
         Views start at the first record, so the longest prefix built so far is kept and
-        shared (the preview and the records table ask for overlapping windows).
+        shared (the preview and the records table ask for overlapping windows). A window
+        that starts past that prefix (the rows an edit changed, one chunk of the map) is
+        built alone and not kept.
         """
         if "chunks" in self.__dict__:
             return self.chunks[first:stop]
         prefix: tuple[Chunk, ...] = self.__dict__.get("_prefix", ())
+        if first > len(prefix):
+            return build_chunks(self.text, self.spans, first, stop)
         if stop > len(prefix) and len(prefix) < len(self.spans):
             prefix += build_chunks(self.text, self.spans, len(prefix), stop)
             self.__dict__["_prefix"] = prefix

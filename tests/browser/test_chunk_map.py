@@ -178,6 +178,43 @@ def test_the_map_with_deep_overlap_and_other_modes(app: App) -> None:
     app.choose("Recursive")
 
 
+def block_starts(app: App) -> list[int]:
+    """The code-point offset at which each of the map's blocks starts."""
+    starts = app.page.locator("#chunk-map > .map-block").evaluate_all(
+        """blocks => { let at = 0; return blocks.map(b => {
+            const start = at; at += [...b.textContent].length; return start; }); }"""
+    )
+    assert isinstance(starts, list)
+    return starts
+
+
+FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 7 code points
+
+
+def test_a_long_line_is_cut_into_blocks_between_grapheme_clusters(app: App) -> None:
+    """Issue 18, defect 8: a line without a line break was one block of the map, laid out
+    whole on every edit. It is cut into blocks at pieces' ends, after white space where
+    there is some, and never inside a grapheme cluster: chunks of 300 code points end
+    inside the 7-code-point ZWJ families, but blocks start only where a family does. The
+    pieces, offsets and colours are those of the records either way."""
+    families = FAMILY * 1_000
+    configure(app, families, "fixed", size=300, overlap=0, edges="preserve")
+    assert_map_matches(app, families)
+    starts = block_starts(app)
+    assert len(starts) >= 3, starts
+    assert [s for s in starts if s % len(FAMILY)] == [], starts
+    words = "word " * 1_500
+    configure(app, words, "recursive", size=300, overlap=0, edges="trim")
+    assert_map_matches(app, words)
+    starts = block_starts(app)
+    assert len(starts) >= 3, starts
+    assert [s for s in starts[1:] if words[s - 1] != " "] == [], starts
+    letters = "".join(chr(97 + (i * 7) % 26) for i in range(6_000))
+    configure(app, letters, "recursive", size=300, overlap=30, edges="trim")
+    assert_map_matches(app, letters)
+    assert len(block_starts(app)) >= 3
+
+
 def many_chunks_text() -> str:
     return "".join(f"Sentence number {i} of the long text.\n\n" for i in range(180))
 

@@ -23,16 +23,28 @@ from typing import Any
 
 import pytest
 
-from chunker_py import MODES
+from chunker_py import MODES, Settings, analyse
 
 from .conftest import App, launch_app
-from .hostile import HOSTILE, PROSE, probe, show
+from .hostile import HOSTILE, PROSE, emoji, probe, show, unspaced
 
 pytestmark = pytest.mark.browser
 
 UPDATE = "Page.update"
 COMPARISON = "Page._drive.<locals>.step _comparison"
 EVIDENCE = "Page._drive.<locals>.step work"
+COUNTED = "Page._drive.<locals>.step counted"  # the edit's tokens, counted in steps
+
+# a paste, and what the page shows at the end of its task (before any step after it)
+PASTE_SEEN = """(el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    const text = (id) => document.getElementById(id).textContent;
+    return { status: text('readiness-status'), bar: text('result-bar'),
+             state: document.getElementById('app').dataset.state,
+             dimmed: getComputedStyle(document.querySelector('.results > .panel:not(.readiness)'))
+                 .opacity };
+}"""
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +111,101 @@ def test_the_probe_sees_two_steps_run_in_one_task(probed: App) -> None:
     assert steps[0][1] == steps[1][1]
     seen = {"steps": [[UPDATE, *steps[0][1:]], steps[1]]}
     assert problems(seen, 0) != []
+
+
+def _shown(app: App) -> dict[str, Any]:
+    bar = app.page.text_content("#result-bar")
+    warnings = app.page.locator("#readiness-warnings li").all_text_contents()
+    return {"bar": bar, "warnings": warnings, "status": app.readiness_status().text_content()}
+
+
+def _expected(text: str) -> dict[str, Any]:
+    """What the page must show for ``text`` in Token window mode (its defaults otherwise),
+    from chunker_py in CPython."""
+    result = analyse(text, Settings().replace(mode="token-window"), with_tradeoffs=False)
+    return {
+        "bar": f"Ready · {result.count:,} chunks · Show the results ↓",
+        "warnings": list(result.warnings),
+        "status": "Ready",
+    }
+
+
+@pytest.mark.parametrize("make", [emoji, unspaced])
+def test_token_window_edit_counts_long_runs_in_steps(probed: App, make: Any) -> None:
+    """Issue 18, defect 8: Token window mode's edit on 20,000 code points of ZWJ emoji or
+    letters without a space merged every token in the edit's task (250-970 ms under load).
+    The tokens are now counted one step per task after the paint, the previous results
+    dimmed under "Counting tokens…"; then the result, equal to chunker_py's."""
+    probed.choose(MODES["token-window"].label)
+    show(probed, PROSE[:-2])
+    text = "fresh " + make()[6:]  # not in the tokenizer's caches from earlier tests
+    since = probed.page.evaluate("() => window.__ciStates.length")
+    probed.python("PROBE.clear()")
+    seen = probed.source.evaluate(PASTE_SEEN, text)
+    assert seen["status"] == "Counting tokens…" and seen["state"] == "busy", seen
+    assert seen["bar"].startswith("Counting tokens"), seen
+    assert float(seen["dimmed"]) < 1, "the previous text's results are not dimmed"
+    probed.page.wait_for_function(
+        "(n) => window.__ciStates.slice(n).includes('ready')", arg=since, timeout=180_000
+    )
+    probed.page.wait_for_selector('#app[data-comparison="ready"]', state="attached",
+                                  timeout=180_000)  # fmt: skip
+    steps = probed.python("[list(step) for step in PROBE]")
+    assert isinstance(steps, list)
+    counted = [s for s in steps if s[0] == COUNTED]
+    assert len(counted) >= 3, [s[0] for s in steps]
+    rows = probed.page.locator("#compare-body tr").count()
+    assert problems({"steps": steps}, rows) == []
+    assert _shown(probed) == _expected(text)
+
+
+# once a step of the edit's token counting has run, the text in window.__ciNewer is pasted
+# in a task of its own (the counting has steps left then)
+PASTE_MID_COUNT = f"""
+import inspector
+from js import setTimeout, window
+_plain_drive = inspector.Page._drive
+
+
+def _drive_then_paste(self, generation, work):
+    _plain_drive(self, generation, work)
+    if any(step[0] == {COUNTED!r} for step in PROBE):
+        inspector.Page._drive = _plain_drive
+        setTimeout(window.__ciPasteNewer, 0)
+
+
+inspector.Page._drive = _drive_then_paste
+"""
+PASTE_NEWER = """(text) => {
+    window.__ciPasteNewer = () => {
+        const area = document.getElementById('source-text');
+        area.value = text;
+        area.dispatchEvent(new Event('input', { bubbles: true }));
+    };
+}"""
+
+
+def test_a_newer_edit_drops_the_token_counting_of_an_older_one(probed: App) -> None:
+    """An edit while the previous one's tokens are still being counted: the older count
+    stops (no step of it runs after the newer update) and only the newer text is shown."""
+    probed.choose(MODES["token-window"].label)
+    show(probed, PROSE[:-3])
+    older = "older " + emoji()[9:]  # a piece of its own (not the one above)
+    newer = PROSE[:-4]
+    probed.page.evaluate(PASTE_NEWER, newer)
+    probed.python("PROBE.clear()\n" + PASTE_MID_COUNT)
+    probed.source.evaluate(PASTE_SEEN, older)
+    probed.page.wait_for_function(
+        "(text) => document.getElementById('source-text').value === text", arg=newer,
+        timeout=60_000,
+    )  # fmt: skip
+    probed.page.wait_for_selector('#app[data-state="ready"][data-comparison="ready"]',
+                                  state="attached", timeout=180_000)  # fmt: skip
+    steps = probed.python("[list(step) for step in PROBE]")
+    assert isinstance(steps, list)
+    names = [s[0] for s in steps]
+    assert names.count(UPDATE) == 2, names
+    second = names.index(UPDATE, 1)
+    assert COUNTED in names[:second], names  # it had started
+    assert COUNTED not in names[second:], names
+    assert _shown(probed) == _expected(newer)

@@ -23,8 +23,11 @@ counts, each cached. Why each accepted component keeps the boundary:
   ending with a boundary character strips the spaces after it, and none starting with a
   space is single_word (in a text it follows the word before the boundary).
 
-Texts without boundaries (most CJK, Thai) are counted whole, as before. The differential
-tests against ``tokenizers`` (long texts and their edits) guard these rules.
+Scripts without spaces (CJK, Thai) have two more kinds of cut, with no space (``joins_safe``
+gives the argument): before non-ASCII punctuation that follows a letter ("文|。", where the
+first pre-tokenizer ends a piece), and between two CJK ideographs where BertNormalizer puts
+spaces around each. Texts without any cut are counted whole. The differential tests against
+``tokenizers`` (long texts and their edits) guard these rules.
 """
 
 from __future__ import annotations
@@ -32,9 +35,11 @@ from __future__ import annotations
 import re
 
 from ...text.graphemes import EXTEND, PREPEND, SPACING_MARK, ZWJ, properties
+from . import forms
 from . import unicode_data as ud
 from .models import Bpe, Model
 from .normalizers import (
+    CJK,
     BertNormalizer,
     Form,
     Lowercase,
@@ -245,15 +250,224 @@ def _first(pre: PreTokenizer | None, kinds: type | tuple[type, ...]) -> bool:
     return isinstance(pre, kinds)
 
 
+PUNCT = "p"  # a cut before non-ASCII punctuation after a letter ("文|。")
+IDEOGRAPHS = "c"  # a cut between two CJK ideographs that BertNormalizer spaces
+REGEX, WORDS, ISOLATES = "regex", "words", "isolates"  # how the first pre-tokenizer ends a piece
+CJK_CLASS = "".join(f"\\U{first:08x}-\\U{last:08x}" for first, last in CJK)
+
+
+def _ends_pieces(pre: PreTokenizer | None) -> str | None:
+    """How the first pre-tokenizer ends a piece before punctuation (None: not provably).
+    REGEX: GPT-2's, Llama 3's and Qwen 2's patterns (ByteLevel's own, or Split isolated or
+    removed) end a letter run at the first character that is not a letter, and start the
+    next match there, with no lookbehind; WORDS: Whitespace's ``\\w+|[^\\w\\s]+``;
+    ISOLATES: BertPreTokenizer, Punctuation (isolated, removed, merged with next) start a
+    piece at each punctuation character. A ByteLevel that adds a prefix space first would
+    add one to the block after the cut: refused."""
+    if isinstance(pre, PreSequence):
+        pre = pre.steps[0] if pre.steps else None
+    if isinstance(pre, ByteLevel):
+        return REGEX if pre.regex is not None and not pre.add_prefix_space else None
+    if isinstance(pre, RegexSplit):
+        ok = pre.behaviour in ("isolated", "removed") and not pre.invert
+        return REGEX if ok else None
+    if isinstance(pre, Whitespace):
+        return WORDS
+    if isinstance(pre, BertPreTokenizer):
+        return ISOLATES
+    if isinstance(pre, CharSplit):
+        ok = pre.behaviour in ("isolated", "removed", "merged_with_next")
+        return ISOLATES if ok and pre.codes[ord("\u3002")] == "d" else None
+    return None
+
+
+def _splits_at_spaces(pre: PreTokenizer | None) -> bool:
+    if isinstance(pre, PreSequence):
+        pre = pre.steps[0] if pre.steps else None
+    if isinstance(pre, Whitespace | BertPreTokenizer):
+        return True
+    return isinstance(pre, CharSplit) and pre.codes[ord(" ")] == "d" and pre.behaviour == "removed"
+
+
+def joins_safe(
+    normalizer: Normalizer | None,
+    pre_tokenizer: PreTokenizer | None,
+    added: list[tuple[str, bool, bool]],
+) -> str:
+    """The kinds of cut with no space (PUNCT, IDEOGRAPHS) that give the whole text's
+    pieces, on top of ``split_safe``. The normalizer must act per code point or be an NFx
+    form: Lowercase, StripAccents and BertNormalizer map each code point alone; an NFx
+    form of ``left + right`` is the form of each when ``right`` starts with a starter that
+    composes with nothing before or after it and is not reordered (``Joins`` checks each
+    character through every form step); no Replace, Prepend, Strip or Precompiled. Then:
+
+    - PUNCT, before a punctuation character P after a character X: with REGEX, X's image
+      ends with a letter and P's starts with neither a letter, a number nor a space, so
+      the letter run ends at the cut and the next match starts there; with WORDS, X's
+      image ends with a word character and P's with neither a word character nor a space;
+      with ISOLATES, P's image starts with punctuation, a piece of its own.
+    - IDEOGRAPHS, between two CJK ideographs: BertNormalizer (handle_chinese_chars) puts a
+      space on each side of each, and the first pre-tokenizer splits at spaces.
+
+    No added token may hold the character after a cut or its image (``Joins`` refuses
+    those), so none is matched across a cut or starts at one. One that ends before a cut
+    is matched alike in the whole text and the block (no Prepend; no space for lstrip or
+    rstrip to take), and single_word alike before punctuation; before an ideograph (a
+    word character) it is not matched in the whole text: refused.
+
+    A cut's candidates come from Python's ``re``; the frozen tables decide."""
+    for step in _steps(normalizer):
+        if not isinstance(step, Form | Lowercase | StripAccents | BertNormalizer):
+            return ""
+    kinds = PUNCT if _ends_pieces(pre_tokenizer) else ""
+    if _splits_at_spaces(pre_tokenizer) and any(
+        isinstance(step, BertNormalizer) and step.chinese for step in _steps(normalizer)
+    ):
+        kinds += IDEOGRAPHS
+    return kinds
+
+
+def _stable_start(char: str, compat: bool, right: bool) -> bool:
+    """``char`` (through one NFx form's decomposition) starts with a starter that is not
+    reordered nor composed with what stands before it, and (``right``: the character
+    after a cut) nor with what follows it."""
+    first = forms.decompositions(compat)[ord(char)][:1]
+    if not first:
+        return True
+    code = ord(first)
+    if code in forms.combining_classes() or first in forms.seconds():
+        return False
+    if forms.V_FIRST <= code < forms.T_FIRST + forms.T_COUNT:  # Hangul's second jamo
+        return False
+    if not right:
+        return True
+    hangul_first = forms.L_FIRST <= code < forms.V_FIRST
+    return not (hangul_first or forms.HANGUL_FIRST <= code <= forms.HANGUL_LAST) and (
+        first not in forms.firsts()
+    )
+
+
+class Joins:
+    """The checks of the cuts with no space, one per character (memoised)."""
+
+    def __init__(
+        self,
+        normalizer: Normalizer | None,
+        pre_tokenizer: PreTokenizer | None,
+        kinds: str,
+        added: list[tuple[str, bool, bool]],
+    ) -> None:
+        self.steps = _steps(normalizer)
+        self.normalizer = normalizer
+        self.ends = _ends_pieces(pre_tokenizer)
+        self.kinds = kinds
+        self.in_tokens = {c for content, _, _ in added for c in content}
+        self.single_word_ends = {content[-1] for content, _, single in added if single and content}
+        self.letters, self.numbers = LETTERS, RangeSet(ud.ONIG_N)
+        self.onig_spaces, self.word = RangeSet(ud.ONIG_S), RangeSet(ud.RUST_WORD)
+        self.regex_spaces, self.punctuation = RangeSet(ud.REGEX_SPACE), RangeSet(ud.PUNCTUATION)
+        self.before: dict[str, bool] = {}
+        self.after: dict[str, bool] = {}
+        self.images: dict[tuple[str, bool], str | None] = {}
+
+    def _image(self, char: str, right: bool) -> str | None:
+        """``char`` through the normalizer alone, or None when a form step could join it
+        with the text before it or (``right``: the character after a cut) after it."""
+        for step in self.steps:
+            if isinstance(step, Form):
+                compat = step.form in ("NFKC", "NFKD")
+            elif isinstance(step, BertNormalizer) and step.strip:  # NFD, then marks dropped
+                compat = False
+            else:
+                char = step.apply(char, None)[0]
+                continue
+            if char and not _stable_start(char[0], compat, right):
+                return None
+            char = step.apply(char, None)[0]
+        return char
+
+    def _image_kept(self, char: str, right: bool = False) -> str | None:
+        """``char``'s image (memoised)."""
+        key = (char, right)
+        if key not in self.images:
+            self.images[key] = self._image(char, right)
+        return self.images[key]
+
+    def _starts_right(self, char: str) -> str | None:
+        """The image of the character after a cut, or None when an added token holds it
+        or its image (a token that crosses the cut, or starts at it, holds both)."""
+        image = None if char in self.in_tokens else self._image_kept(char, True)
+        return None if image is None or set(image) & self.in_tokens else image
+
+    def _before(self, char: str) -> bool:
+        image = self._image_kept(char)
+        if not image:
+            return False
+        last = ord(image[-1])
+        if self.ends == REGEX:
+            return last in self.letters
+        if self.ends == WORDS:
+            return last in self.word
+        return self.ends == ISOLATES
+
+    def _after(self, char: str) -> bool:
+        image = self._starts_right(char)
+        if not image:
+            return False
+        first = ord(image[0])
+        if self.ends == REGEX:
+            return not (first in self.letters or first in self.numbers or first in self.onig_spaces)
+        if self.ends == WORDS:
+            return not (first in self.word or first in self.regex_spaces)
+        return first in self.punctuation
+
+    def punct(self, x: str, p: str) -> bool:
+        ok = self.before.get(x)
+        if ok is None:
+            ok = self.before[x] = self._before(x)
+        if not ok:
+            return False
+        ok = self.after.get(p)
+        if ok is None:
+            ok = self.after[p] = self._after(p)
+        return ok
+
+    def ideographs(self, x: str, y: str) -> bool:
+        """A space in the image of ``x`` at its end, or of ``y`` at its start."""
+        image_x, image_y = self._image_kept(x), self._starts_right(y)
+        if not (image_x and image_y) or {x, image_x[-1]} & self.single_word_ends:
+            return False  # a single_word token ending the block would not end a word there
+        return image_x[-1] == " " or image_y[0] == " "
+
+    def pattern(self) -> str:
+        """The candidate cuts with no space (zero-width), as a regex alternative."""
+        parts = []
+        if PUNCT in self.kinds:
+            parts.append(r"(?P<p>(?<=[^\W_])(?=[^\w\s\x00-\x7f]))")
+        if IDEOGRAPHS in self.kinds:
+            parts.append(f"(?P<c>(?<=[{CJK_CLASS}])(?=[{CJK_CLASS}]))")
+        return "|".join(parts)
+
+
 class Cuts:
     """Cuts a text into blocks of at least ``BLOCK`` code points, each up to the next
     boundary: an ASCII one, or (``letters``) a space between two letters that keep their
     kind through the normalizer (checked once per letter with the frozen tables)."""
 
     def __init__(
-        self, normalizer: Normalizer | None, letters: bool, added: list[tuple[str, bool, bool]]
+        self,
+        normalizer: Normalizer | None,
+        letters: bool,
+        added: list[tuple[str, bool, bool]],
+        joins: Joins | None = None,
     ) -> None:
         from .precompiled import Precompiled
+
+        self.joins = joins
+        extra = joins.pattern() if joins is not None else ""
+        self.search = (
+            re.compile(f"(?P<s>{CANDIDATE.pattern})|{extra}").search if extra else CANDIDATE.search
+        )
 
         self.stops = {content[-1] for content, rstrip, _ in added if rstrip and content}
         self.rest = continuation_normalizer(normalizer)
@@ -275,21 +489,28 @@ class Cuts:
         return not any(ord(c) in SPACES or c in SPACE_LIKE for c in out)
 
     def blocks(self, text: str) -> list[str]:
-        before, after = self.before, self.after
+        before, after, joins = self.before, self.after, self.joins
         out: list[str] = []
         start = 0
-        search = CANDIDATE.search
+        search = self.search
         found = search(text, BLOCK)
         while found is not None:
             cut = found.start()
-            x, y = text[cut - 1], text[cut + 1]
-            ok_x = before.get(x)
-            if ok_x is None:
-                ok_x = before[x] = self._letter(x, False)
-            ok_y = after.get(y)
-            if ok_y is None:
-                ok_y = after[y] = self._letter(y, True)
-            if ok_x and ok_y:
+            kind = found.lastgroup
+            if kind is None or kind == "s":
+                x, y = text[cut - 1], text[cut + 1]
+                ok_x = before.get(x)
+                if ok_x is None:
+                    ok_x = before[x] = self._letter(x, False)
+                ok_y = after.get(y)
+                if ok_y is None:
+                    ok_y = after[y] = self._letter(y, True)
+                ok = ok_x and ok_y
+            else:
+                assert joins is not None
+                x, y = text[cut - 1], text[cut]
+                ok = joins.punct(x, y) if kind == "p" else joins.ideographs(x, y)
+            if ok:
                 out.append(text[start:cut])
                 start = cut
                 found = search(text, cut + BLOCK)

@@ -63,6 +63,18 @@ def pairs() -> dict[tuple[str, str], str]:
 
 
 @cache
+def seconds() -> frozenset[str]:
+    """The second characters of the composition pairs (Hangul's jamo aside)."""
+    return frozenset(second for _, second in pairs())
+
+
+@cache
+def firsts() -> frozenset[str]:
+    """The first characters of the composition pairs (Hangul's aside)."""
+    return frozenset(first for first, _ in pairs())
+
+
+@cache
 def unstable(form: str) -> frozenset[int]:
     """Code points whose presence may make ``form`` change a text (a quick check).
 

@@ -141,7 +141,7 @@ class BertNormalizer(Normalizer):
     def __init__(self, clean: bool, chinese: bool, strip: bool, lowercase: bool) -> None:
         self.first = bert_tables(clean, chinese)
         self.stage_a, self.stage_b = bert_stages(clean, chinese, strip, lowercase)
-        self.strip, self.lowercase = strip, lowercase
+        self.strip, self.lowercase, self.chinese = strip, lowercase, chinese
 
     def apply(self, text: str, owners: Owners) -> tuple[str, Owners]:
         if not self.strip:  # no NFD: one table

@@ -19,7 +19,15 @@ from ...engine.steps import finish, relay
 from ..base import LruDict, Tokenizer
 from ..bpe import same_length_text
 from . import unicode_data as ud
-from .blocks import BLOCK, Cuts, continuation_normalizer, letters_safe, split_safe
+from .blocks import (
+    BLOCK,
+    Cuts,
+    Joins,
+    continuation_normalizer,
+    joins_safe,
+    letters_safe,
+    split_safe,
+)
 from .json_steps import json_text_in_steps, parse_in_steps
 from .models import Model, read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
@@ -103,7 +111,9 @@ class HfTokenizer(Tokenizer):
         self.in_blocks = split_safe(normalizer, pre_tokenizer, model, added)
         self.continued = continuation_normalizer(normalizer)
         letters = self.in_blocks and letters_safe(normalizer, pre_tokenizer, added)
-        self.cuts = Cuts(normalizer, letters, added)
+        kinds = joins_safe(normalizer, pre_tokenizer, added) if self.in_blocks else ""
+        joins = Joins(normalizer, pre_tokenizer, kinds, added) if kinds else None
+        self.cuts = Cuts(normalizer, letters, added, joins)
         # Blocks after a text's first one, counted as continuations (keyed apart from the
         # texts ``count`` caches: with a Prepend normalizer the two counts differ).
         self._blocks = LruDict(BLOCK_CACHE)

@@ -187,8 +187,9 @@ def test_a_window_of_records_equals_the_same_slice_of_all(
     reference = analyse(text, settings, max_chunks=None).chunks
     result = analyse(text, settings, max_chunks=None)
     assert result.chunk_window(0, earlier) == reference[:earlier]  # builds a short prefix
-    window = result.chunk_window(first, first + size)  # extends it
+    window = result.chunk_window(first, first + size)  # extends it or, past it, alone
     assert window == reference[first : first + size]
+    assert result.chunk_window(first, first + 1) == reference[first : first + 1]
     assert result.chunk_window(0, len(reference) + 1) == reference  # extends it to the end
     assert [c.index for c in result.chunk_window(0, len(reference))] == list(range(len(reference)))
 

@@ -140,3 +140,33 @@ def test_long_pieces_are_merged_in_steps_before_each_row(
         assert nones_per_row[0] >= 1
     # a step's merges: one piece's pair look-up (up to its size) and a pause's heap entries
     assert max(pauses) <= len(text) + 2 * MERGE_STEP, pauses
+
+
+def test_the_text_is_parsed_in_a_step_of_its_own_before_the_first_row(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18, defect 8: the first row's step parsed the text's Markdown for the damage
+    figures (a 2,000-row table: ~100 ms CPU in CPython) on top of its split and damage
+    pass. The parse (and the sentences) are now steps of their own, before any row: no
+    step that yields a row parses, and the rows are ``compare``'s."""
+    from chunker_py.text import blocks
+
+    table = "\n".join(["|n|v|", "|-|-|"] + [f"|{n}|row {n} of 300|" for n in range(300)])
+    real = blocks.parse_tokens
+    parsed: list[int] = []
+
+    def watched(text: str) -> list[object]:
+        parsed.append(len(text))
+        return real(text)
+
+    monkeypatch.setattr(blocks, "parse_tokens", watched)
+    settings = Settings(mode="recursive", chunk_size=200, chunk_overlap=20)
+    rows, parses_per_step = [], []
+    for step in compare_row_steps(table, settings):
+        parses_per_step.append(len(parsed))
+        if step is not None:
+            assert not parsed, f"row {step.key} parsed the text in its own step"
+            rows.append(step)
+        parsed.clear()
+    assert parses_per_step.count(1) == 1  # parsed once, in a pause
+    assert [r.as_json() for r in rows] == [r.as_json() for r in compare(table, settings)]

@@ -18,8 +18,11 @@ import random
 import struct
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from hypothesis import example, given, settings
@@ -517,6 +520,134 @@ def test_long_texts_of_spaced_scripts_count_as_tokenizers_in_blocks(
         expected = len(reference.encode(version, add_special_tokens=False).ids)
         assert ours.count(version) == expected
         assert ours._count_whole(version) == expected
+
+
+# Scripts without spaces: cut before non-ASCII punctuation after a letter, and between two
+# CJK ideographs where BertNormalizer spaces them (hf/blocks.py's ``joins_safe``, ``Joins``).
+JOINED = [
+    "byte-level BPE (Llama 3)",
+    "byte-level BPE (Qwen 2, NFC)",
+    "WordPiece uncased",
+    "WordPiece cased",
+]
+NO_PREFIX = "byte-level BPE (GPT-2), no prefix space"
+NFKC_WORDS = "WordPiece uncased, NFKC + Lowercase, Whitespace"
+QWEN_NFKC = "byte-level BPE (Qwen 2), NFKC"
+CJK_TOKENS = "WordPiece cased, added tokens 」「 and single_word 東京"
+LLAMA_TOKEN = "byte-level BPE (Llama 3), added token 、東"
+JOIN_VARIANTS = [NO_PREFIX, NFKC_WORDS, QWEN_NFKC, CJK_TOKENS, LLAMA_TOKEN]
+
+
+@cache
+def joined(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
+    if family in JOINED:
+        return trained(family)
+    base = {
+        NO_PREFIX: "byte-level BPE (GPT-2)",
+        NFKC_WORDS: "WordPiece uncased",
+        QWEN_NFKC: "byte-level BPE (Qwen 2, NFC)",
+        CJK_TOKENS: "WordPiece cased",
+        LLAMA_TOKEN: "byte-level BPE (Llama 3)",
+    }[family]
+    data = json.loads(trained(base)[0].to_str())
+    if family == NO_PREFIX:
+        data["pre_tokenizer"]["add_prefix_space"] = False
+    elif family == NFKC_WORDS:
+        data["normalizer"] = {
+            "type": "Sequence",
+            "normalizers": [{"type": "NFKC"}, {"type": "Lowercase"}],
+        }
+        data["pre_tokenizer"] = {"type": "Whitespace"}
+    elif family == QWEN_NFKC:
+        data["normalizer"] = {"type": "NFKC"}
+    reference = tokenizers.Tokenizer.from_str(json.dumps(data))
+    reference.no_padding()
+    reference.no_truncation()
+    if family == CJK_TOKENS:
+        reference.add_tokens(
+            [
+                tokenizers.AddedToken("」「", normalized=False),
+                tokenizers.AddedToken("東京", single_word=True, normalized=False),
+            ]
+        )
+    elif family == LLAMA_TOKEN:
+        reference.add_tokens([tokenizers.AddedToken("、東", normalized=True)])
+    return reference, load_tokenizer_json(reference.to_str(), family)
+
+
+def letters(*ranges: tuple[int, int]) -> list[str]:
+    return [chr(c) for first, last in ranges for c in range(first, last + 1)]
+
+
+UNSPACED = {
+    "ideographs": [*letters((0x4E00, 0x4E2F), (0x6771, 0x6771), (0x4EAC, 0x4EAC)), "\uf900",
+                   "\uf9dc", "\U00020000", "\u3400"],
+    "kana": [*letters((0x3041, 0x3096), (0x30A1, 0x30FA)), "\u3099", "\u309a", "\uff76",
+             "\uff9e", "\u30fc"],
+    "hangul": [*letters((0xAC00, 0xAC10), (0x1100, 0x1102), (0x1161, 0x1163)), "\u11a8"],
+    "thai": [*letters((0x0E01, 0x0E30)), "\u0e31", "\u0e33", "\u0e48", "\u0e40"],
+}  # fmt: skip
+PUNCTUATION = [*"。、，．！？：；「」『』（）【】・…〜《》", "\uff01", "\uff0e",  # noqa: RUF001
+    "\u3000", "\u2019", "\u00b7", "\u0e2f", "\u0e5a", "\uff61", "\u2026", "\u02bc"]  # fmt: skip
+unspaced_words = st.one_of(
+    *[st.text(st.sampled_from(chars), min_size=1, max_size=10) for chars in UNSPACED.values()],
+    st.text(st.sampled_from(PUNCTUATION), min_size=1, max_size=2),
+    st.text(st.sampled_from(PUNCTUATION), min_size=1, max_size=2),
+    st.sampled_from(["東京", "」「", "、東", "\uff21\uff11", "\uff41", "x", "'s", "42", "[MARK]",
+                     "Word", "<|endoftext|>", "\u0301", "\ufeff", "\u200d", "e\u0301", " ",
+                     "\r\n"]),
+)  # fmt: skip
+unspaced_texts = st.lists(unspaced_words, min_size=30, max_size=120).map("".join)
+
+
+def test_texts_without_spaces_are_cut_where_their_pieces_end() -> None:
+    """Not vacuous: a Japanese or Chinese text without a space is more than 10 blocks for
+    the families whose pre-tokenizer ends a piece at its punctuation (or, WordPiece,
+    between ideographs), and one block for the others (Metaspace, WhitespaceSplit, no
+    pre-tokenizer, GPT-2's prefix space)."""
+    text = "今日は天気がいいので、公園に行きました。友達に会って、昼ご飯を食べました！" * 20  # noqa: RUF001
+    for family in [*JOINED, *JOIN_VARIANTS]:
+        assert len(joined(family)[1].cuts.blocks(text)) > 10, family
+    for family in FAMILIES:
+        if family not in JOINED:
+            _, ours = trained(family)
+            assert not ours.in_blocks or len(ours.cuts.blocks(text)) == 1, family
+    chinese = "我们今天去公园散步然后在湖边吃了午饭天气很好大家都很开心" * 20
+    for family in ("WordPiece uncased", "WordPiece cased", CJK_TOKENS):
+        assert len(joined(family)[1].cuts.blocks(chinese)) > 10, family
+
+
+@pytest.mark.parametrize("family", [*JOINED, *JOIN_VARIANTS])
+@settings(max_examples=30, deadline=None)
+@given(
+    text=unspaced_texts,
+    where=st.integers(0, 10**6),
+    typed=st.sampled_from(["x", "", "。", "中", "\u3099", "\uff9e", "\uff01", " ", "東", "、"]),
+)
+def test_texts_without_spaces_count_as_tokenizers_in_blocks(
+    family: str, text: str, where: int, typed: str
+) -> None:
+    """Cut before punctuation and between ideographs, a text of CJK, kana, Hangul or Thai
+    and its edit count as HF counts them, and as the text counted whole; also with blocks
+    of one code point at least, so that every cut the rules accept is made."""
+    reference, ours = joined(family)
+    position = where % (len(text) + 1)
+    edited = text[:position] + typed + text[position + 1 :]
+    for version in (text, edited):
+        expected = len(reference.encode(version, add_special_tokens=False).ids)
+        assert ours.count(version) == expected
+        assert ours._count_whole(version) == expected
+        with every_cut():
+            assert ours._count(version) == expected, ours.cuts.blocks(version)
+
+
+@contextmanager
+def every_cut() -> Iterator[None]:
+    """Blocks of at least one code point: a text is cut at every place the rules accept."""
+    from chunker_py.tokenizers.hf import blocks, tokenizer
+
+    with patch.object(blocks, "BLOCK", 1), patch.object(tokenizer, "BLOCK", 1):
+        yield
 
 
 # ---------------------------------------------------------------- the real BERT file

@@ -1,0 +1,158 @@
+"""The Records table and the Overlap preview after an edit (app/records.py, app/preview.py,
+app/dom.py ``Windowed``), in CPython with a stand-in for the page's scripts: the items
+before the edited chunk are kept as they are and only the rest are built and sent; the
+lists then hold exactly what a full redraw would (issue 20: Sentence mode's keystroke with
+every chunk listed)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chunker_py import Settings, analyse
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Element:
+    def __init__(self) -> None:
+        self.textContent = ""
+        self.hidden = False
+        self.rows: list[list[Any]] = []  # a table body: its rows' cells, in order
+
+
+class Scripts:
+    """static/render.js's ``rows``: the first ``kept`` rows stay, the others are the
+    ones sent (what its keyed reconcile leaves in the table body)."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, int]] = []  # per call: rows kept, rows sent
+
+    def rows(self, tbody: Element, rows_json: str, _tokens_at: int, kept: int = 0) -> None:
+        rows = json.loads(rows_json)
+        assert kept <= len(tbody.rows)
+        tbody.rows = tbody.rows[:kept] + rows
+        self.sent.append((kept, len(rows)))
+
+    def preview(self, items: Element, items_json: str, kept: int = 0) -> None:
+        assert kept <= len(items.rows)
+        items.rows = items.rows[:kept] + json.loads(items_json)
+
+    def header(self, _head: Element, _json: str) -> None:
+        pass
+
+    def evidence(self, _body: Element, _json: str) -> None:
+        pass
+
+
+SCRIPTS = Scripts()
+ELEMENTS: dict[str, Element] = {}
+
+
+def _install_page() -> Any:
+    js = types.ModuleType("js")
+    js.document = types.SimpleNamespace(  # type: ignore[attr-defined]
+        getElementById=lambda name: ELEMENTS.setdefault(name, Element())
+    )
+    js.window = types.SimpleNamespace(ciRender=SCRIPTS)  # type: ignore[attr-defined]
+    ffi = types.ModuleType("pyodide.ffi")
+    ffi.create_proxy = ffi.create_once_callable = lambda f: f  # type: ignore[attr-defined]
+    pyodide = types.ModuleType("pyodide")
+    pyodide.ffi = ffi  # type: ignore[attr-defined]
+    saved = {name: sys.modules.get(name) for name in ("js", "pyodide", "pyodide.ffi")}
+    sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
+    sys.path.insert(0, str(ROOT / "app"))
+    try:
+        import dom
+        import preview
+        import records
+    finally:
+        sys.path.remove(str(ROOT / "app"))
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
+    return dom, records, preview
+
+
+dom, records, preview = _install_page()
+
+SENTENCES = ["One sentence here. ", "Dr. Who came. ", "Why? ", "No. 5 is it.\n\n", "Yes! "]
+
+
+def expected(text: str, chosen: Settings) -> list[list[Any]]:
+    """Records' first 100 rows, as the core gives them (token counts not in yet)."""
+    return [[c.index, c.start, c.end, c.length, "…", c.overlap, c.text]
+            for c in analyse(text, chosen).chunks[:100]]  # fmt: skip
+
+
+def show(table: Any, text: str, chosen: Settings) -> list[list[Any]]:
+    table.show(dom.ListView(analysis=analyse(text, chosen)))
+    return ELEMENTS["records-body"].rows
+
+
+def shown_items(items: Any, text: str, chosen: Settings) -> list[Any]:
+    items.show(dom.ListView(analysis=analyse(text, chosen)))
+    return ELEMENTS["preview-list"].rows
+
+
+def redrawn_items(text: str, chosen: Settings) -> list[Any]:
+    """The preview's items drawn afresh (nothing kept)."""
+    return shown_items(preview.Preview(), text, chosen)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sampled_from(SENTENCES), min_size=1, max_size=60).map("".join),
+    st.lists(
+        st.tuples(st.floats(0, 1), st.integers(0, 3), st.sampled_from(["x", ". A", "\n\n", ""])),
+        min_size=1,
+        max_size=4,
+    ),
+    st.sampled_from([("sentence", 40, 0), ("sentence", 60, 10), ("recursive", 30, 5)]),
+)
+def test_the_table_after_edits_is_a_full_redraw(
+    text: str, edits: list[tuple[float, int, str]], setting: tuple[str, int, int]
+) -> None:
+    mode, size, overlap = setting
+    chosen = Settings(mode=mode, chunk_size=size, chunk_overlap=overlap)
+    table = records.Records()
+    items = preview.Preview()
+    assert show(table, text, chosen) == expected(text, chosen)
+    shown_items(items, text, chosen)
+    for where, removed, inserted in edits:
+        at = int(where * len(text))
+        text = text[:at] + inserted + text[at + removed :]
+        assert show(table, text, chosen) == expected(text, chosen)
+        kept_items = list(shown_items(items, text, chosen))
+        assert kept_items == redrawn_items(text, chosen)
+
+
+def test_an_edit_in_the_last_chunk_sends_only_its_row() -> None:
+    chosen = Settings(mode="sentence", chunk_size=300, chunk_overlap=50)
+    text = "".join(f"Sentence {i} is here. It ends. " for i in range(300))  # 80 chunks
+    table = records.Records()
+    first = show(table, text, chosen)
+    assert 1 < len(first) <= 100
+    SCRIPTS.sent.clear()
+    assert show(table, text + "More", chosen) == expected(text + "More", chosen)
+    assert SCRIPTS.sent == [(len(first) - 1, 1)]
+    # an edit in chunk 0 with the same spans: every row's text is new from there on
+    SCRIPTS.sent.clear()
+    changed = "T" + text[1:] + "More"
+    assert show(table, changed, chosen) == expected(changed, chosen)
+    assert SCRIPTS.sent == [(0, len(first))]
+    # the last character of chunk 3 replaced, its span the same ("." -> "!")
+    end = analyse(changed, chosen).spans[3].end
+    assert changed[end - 1] == "."
+    SCRIPTS.sent.clear()
+    changed = changed[: end - 1] + "!" + changed[end:]
+    assert show(table, changed, chosen) == expected(changed, chosen)
+    assert SCRIPTS.sent == [(3, len(first) - 3)]
