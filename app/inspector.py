@@ -55,11 +55,12 @@ from chunker_py import (
     Settings,
     analyse,
     compare_row_steps,
-    count_steps_before,
     damage_by_size_row_steps,
     parse_settings,
+    prepare_steps,
     settings_from_fragment,
     size_unit_name,
+    sizer_for,
     tokenizer_loaded,
     tradeoffs,
 )
@@ -245,7 +246,7 @@ class Page:
             steps.append(lambda: self._tokens(result))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
-            steps.extend([lambda: next(facts, None)] * 3)
+            steps.extend([lambda: next(facts, None)] * 4)
             steps.append(lambda: self._damage(result))
             # issue 19: a few questions per task, after the other steps' first task
             steps.append(lambda: self._drive(generation, self.evidence.work(result)))
@@ -430,7 +431,9 @@ class Page:
             self._show(None, error.message, notes=notes)
             return
         self.controls.show(ControlsView(chosen))
-        counting = count_steps_before(text, chosen) if tokenizer_loaded(chosen.tokenizer) else None
+        # the tables of a tokenizer not loaded yet load in the analysis (as before)
+        ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode == "markdown"
+        counting = prepare_steps(text, chosen) if ready else None
         if counting is not None and next(counting, StopIteration) is not StopIteration:
             self._count_first(text, chosen, notes, counting)
             return
@@ -439,19 +442,26 @@ class Page:
     def _count_first(
         self, text: str, chosen: Settings, notes: list[str], counting: Iterator[None]
     ) -> None:
-        """Issue 18, defect 8: the edit's tokens take longer than a step (a 20,000-letter
-        run, a line of ZWJ emoji in tokens: 250-970 ms in one task before). They are
-        counted one step per task after the paint (``_drive``; a newer edit drops them);
-        meanwhile Chunk readiness says so and the previous text's results are dimmed
-        (#app[data-state="busy"]) and not offered for download; the last step analyses
-        and shows the result, from the counts now cached."""
+        """Issue 18, defect 8: the edit's work takes longer than a step (a 20,000-letter
+        run or a line of ZWJ emoji in tokens: 250-970 ms in one task before; a 2,000-row
+        table's Markdown parse). It runs one step per task after the paint
+        (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile Chunk
+        readiness says so, the previous text's results are dimmed and not offered for
+        download; the last step analyses and shows the result, from the caches filled."""
         self.generation += 1  # the previous result's work after the paint is dropped
         generation = self.generation
         self.outcome = "busy"
-        self.readiness.counting()
+        doing = (
+            "Counting tokens…"
+            if chosen.mode != "markdown"
+            else "Reading the Markdown structure…"
+            if sizer_for(chosen).per_code_point
+            else "Reading the Markdown structure and counting tokens…"
+        )
+        self.readiness.counting(doing)
         bar = by_id("result-bar")
         bar.hidden = False
-        bar.textContent = "Counting tokens… · Show the status ↓"
+        bar.textContent = f"{doing} · Show the status ↓"
         self.export.show(None)
 
         def counted() -> Iterator[None]:

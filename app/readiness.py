@@ -29,13 +29,14 @@ class Readiness:
         _list("readiness-warnings", view.warnings)
         _list("readiness-notes", view.notes)
 
-    def counting(self) -> None:
-        """The edit's tokens are being counted in steps (issue 18, defect 8): the results
-        below are still the previous text's until the verdict replaces this."""
+    def counting(self, doing: str) -> None:
+        """The edit's long work runs in steps (issue 18, defect 8), ``doing`` says what
+        ("Counting tokens…"): the results below are still the previous text's until the
+        verdict replaces this."""
         by_id("readiness").dataset.status = "counting"
-        by_id("readiness-status").textContent = "Counting tokens…"
+        by_id("readiness-status").textContent = doing
         by_id("readiness-message").textContent = (
-            "This text has long runs to count in tokens; the page stays responsive meanwhile. "
+            "This text takes a moment; the page stays responsive meanwhile. "
             "The results below are still those of the previous text."
         )
         _list("readiness-warnings", ())

@@ -40,10 +40,10 @@ from .pipeline.compare import (
     compare,
     compare_row_steps,
     compare_rows,
-    count_steps_before,
     damage_by_size,
     damage_by_size_row_steps,
     damage_by_size_rows,
+    prepare_steps,
     row_settings,
 )
 from .pipeline.location import build_chunks
@@ -106,7 +106,6 @@ __all__ = [
     "compare_rows",
     "comparison_sizes",
     "count_chunks",
-    "count_steps_before",
     "damage_by_size",
     "damage_by_size_row_steps",
     "damage_by_size_rows",
@@ -117,6 +116,7 @@ __all__ = [
     "output_budget",
     "parse_separators",
     "parse_settings",
+    "prepare_steps",
     "read_whole",
     "record",
     "row_settings",

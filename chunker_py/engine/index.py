@@ -153,3 +153,9 @@ def per_text(
         return value
 
     return cached
+
+
+def computed(index: TextIndex, fact: Callable[..., object], *args: object) -> bool:
+    """Whether ``fact`` (a ``per_text`` function) is kept in ``index`` for ``args``: a
+    caller can then tell a long computation from a look-up before making it."""
+    return (getattr(fact, "__wrapped__", fact), args) in index._facts

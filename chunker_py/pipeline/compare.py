@@ -17,10 +17,12 @@ from statistics import median
 from typing import Any
 
 from ..config.settings import Settings
+from ..engine.index import computed
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage, text_facts
 from ..modes.registry import comparison_rows
 from ..sizing.tokens import index_token_ends, window_bounds
+from ..text.blocks import markdown_blocks, markdown_tokens
 from ..tokenizers import get_tokenizer
 from ..tokenizers.base import MERGE_STEP, paced
 from .analysis import Analysis, analyse, comparison_sizes
@@ -155,16 +157,38 @@ def _row_steps(
         yield _row(key, label, row, current, analysis, max_chunks)
 
 
-def count_steps_before(text: str, settings: Settings) -> Iterator[None]:
-    """What ``analyse(text, settings)`` counts in tokens, counted first in steps (a None at
-    each pause, as ``compare_row_steps``' rows): the text's pieces and, for windows of
-    tokens, each window's. The analysis then finds them in the tokenizer's caches, so it
-    is the same with or without them (issue 18, defect 8: the page's edit in Token window
-    mode merged a 20,000-letter run or a line of ZWJ emoji in one task). Nothing to count
-    (no pause) when the sizes are in code points; the page runs the analysis at once then."""
-    if sizer_for(settings).per_code_point:
-        return iter(())
-    return paced(_count_steps(text, settings, MAX_CODE_POINTS), MERGE_STEP)
+PARSE_APART_LINES = 1_000  # a Markdown text this long (~30+30 ms CPU in CPython) parses apart
+
+
+def prepare_steps(text: str, settings: Settings) -> Iterator[None]:
+    """What ``analyse(text, settings)`` does at length, done first in steps (a None at
+    each pause, as ``compare_row_steps``' rows), for a caller that runs one step per task:
+    the analysis then finds it in the caches and is the same with or without it (issue 18,
+    defect 8: the page's edit merged a 20,000-letter run or a line of ZWJ emoji in tokens,
+    or parsed a 2,000-row table, in one task).
+
+    - In Markdown structure mode, a text of ``PARSE_APART_LINES`` lines or more not parsed
+      yet: a pause first (the caller's own step ends there), then the block tokens and the
+      blocks, a step each.
+    - In tokens: the text's pieces and, for windows of tokens, each window's, counted in
+      paced steps.
+
+    Nothing (no pause) otherwise: the caller analyses at once."""
+    if len(text) > MAX_CODE_POINTS:
+        return  # the analysis reports the error
+    index = text_index(text)
+    if (
+        settings.mode == "markdown"
+        and text.count("\n") >= PARSE_APART_LINES
+        and not computed(index, markdown_blocks)
+    ):
+        yield None
+        markdown_tokens(index)
+        yield None
+        markdown_blocks(index)
+        yield None
+    if not sizer_for(settings).per_code_point:
+        yield from paced(_count_steps(text, settings, MAX_CODE_POINTS), MERGE_STEP)
 
 
 def _count_steps(text: str, settings: Settings, max_code_points: int | None) -> Iterator[int]:

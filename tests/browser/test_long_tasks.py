@@ -26,7 +26,7 @@ import pytest
 from chunker_py import MODES, Settings, analyse
 
 from .conftest import App, launch_app
-from .hostile import HOSTILE, PROSE, emoji, probe, show, unspaced
+from .hostile import HOSTILE, PROSE, emoji, probe, show, table, unspaced
 
 pytestmark = pytest.mark.browser
 
@@ -119,10 +119,10 @@ def _shown(app: App) -> dict[str, Any]:
     return {"bar": bar, "warnings": warnings, "status": app.readiness_status().text_content()}
 
 
-def _expected(text: str) -> dict[str, Any]:
-    """What the page must show for ``text`` in Token window mode (its defaults otherwise),
-    from chunker_py in CPython."""
-    result = analyse(text, Settings().replace(mode="token-window"), with_tradeoffs=False)
+def _expected(text: str, mode: str = "token-window") -> dict[str, Any]:
+    """What the page must show for ``text`` in ``mode`` (its defaults otherwise), from
+    chunker_py in CPython."""
+    result = analyse(text, Settings().replace(mode=mode), with_tradeoffs=False)
     return {
         "bar": f"Ready · {result.count:,} chunks · Show the results ↓",
         "warnings": list(result.warnings),
@@ -130,20 +130,29 @@ def _expected(text: str) -> dict[str, Any]:
     }
 
 
-@pytest.mark.parametrize("make", [emoji, unspaced])
-def test_token_window_edit_counts_long_runs_in_steps(probed: App, make: Any) -> None:
+@pytest.mark.parametrize(
+    ("mode", "make", "doing"),
+    [
+        ("token-window", lambda: "fresh " + emoji()[6:], "Counting tokens…"),
+        ("token-window", lambda: "fresh " + unspaced()[6:], "Counting tokens…"),
+        ("markdown", lambda: table(2_001), "Reading the Markdown structure…"),
+    ],
+    ids=["token-window-emoji", "token-window-unspaced", "markdown-table"],
+)
+def test_an_edits_long_work_runs_in_steps(probed: App, mode: str, make: Any, doing: str) -> None:
     """Issue 18, defect 8: Token window mode's edit on 20,000 code points of ZWJ emoji or
-    letters without a space merged every token in the edit's task (250-970 ms under load).
-    The tokens are now counted one step per task after the paint, the previous results
-    dimmed under "Counting tokens…"; then the result, equal to chunker_py's."""
-    probed.choose(MODES["token-window"].label)
+    letters without a space merged every token in the edit's task (250-970 ms under load);
+    Markdown structure mode's edit parsed a 2,000-row table in it. That work now runs one
+    step per task after the paint, the previous results dimmed under what is being done;
+    then the result, equal to chunker_py's. (The texts are new to the page's caches.)"""
+    probed.choose(MODES[mode].label)
     show(probed, PROSE[:-2])
-    text = "fresh " + make()[6:]  # not in the tokenizer's caches from earlier tests
+    text = make()
     since = probed.page.evaluate("() => window.__ciStates.length")
     probed.python("PROBE.clear()")
     seen = probed.source.evaluate(PASTE_SEEN, text)
-    assert seen["status"] == "Counting tokens…" and seen["state"] == "busy", seen
-    assert seen["bar"].startswith("Counting tokens"), seen
+    assert seen["status"] == doing and seen["state"] == "busy", seen
+    assert seen["bar"].startswith(doing), seen
     assert float(seen["dimmed"]) < 1, "the previous text's results are not dimmed"
     probed.page.wait_for_function(
         "(n) => window.__ciStates.slice(n).includes('ready')", arg=since, timeout=180_000
@@ -156,7 +165,7 @@ def test_token_window_edit_counts_long_runs_in_steps(probed: App, make: Any) -> 
     assert len(counted) >= 3, [s[0] for s in steps]
     rows = probed.page.locator("#compare-body tr").count()
     assert problems({"steps": steps}, rows) == []
-    assert _shown(probed) == _expected(text)
+    assert _shown(probed) == _expected(text, mode)
 
 
 # once a step of the edit's token counting has run, the text in window.__ciNewer is pasted

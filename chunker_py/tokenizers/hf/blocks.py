@@ -20,8 +20,10 @@ counts, each cached. Why each accepted component keeps the boundary:
   qualifies, when no token of its vocabulary holds the space's image after its first
   character (no merge crosses) and it does not ignore merges (a block could be a token);
 - no added token holds a space or the replacement after its first character, none
-  ending with a boundary character strips the spaces after it, and none starting with a
-  space is single_word (in a text it follows the word before the boundary).
+  ending with a boundary character strips the spaces after it; a single_word one starting
+  with a space follows the word before the boundary in the text, so with one of those a
+  block after the first is matched as following a word character and every cut comes
+  after one (``Cuts.after_words``).
 
 Scripts without spaces (CJK, Thai) have two more kinds of cut, with no space (``joins_safe``
 gives the argument): before non-ASCII punctuation that follows a letter ("文|。", where the
@@ -181,9 +183,7 @@ def split_safe(
     ``added`` holds each added token's content, whether it strips the spaces on its right
     and whether it is single_word."""
     if any(
-        set(content[1:]) & SPACE_LIKE
-        or (rstrip and content[-1] in BEFORE_CHARS)
-        or (single_word and content[0] in SPACE_LIKE)  # a block's start is not a word's end
+        set(content[1:]) & SPACE_LIKE or (rstrip and content[-1] in BEFORE_CHARS)
         for content, rstrip, single_word in added
     ):
         return False
@@ -470,10 +470,17 @@ class Cuts:
         )
 
         self.stops = {content[-1] for content, rstrip, _ in added if rstrip and content}
+        # A single_word token that starts with a space: a block after the first is counted
+        # as following a word character (``AddedTokens.segments``), so every cut must come
+        # after one (a letter or digit whose image ends with one, not ``.,;:!?``).
+        self.after_words = any(single and content[:1] in SPACE_LIKE for content, _, single in added)
+        self.word = RangeSet(ud.RUST_WORD)
         self.rest = continuation_normalizer(normalizer)
         self.letters = letters
         self.clusters = any(isinstance(s, Precompiled) for s in _steps(normalizer))
-        self.before: dict[str, bool] = dict.fromkeys(BEFORE_CHARS, True)
+        self.before: dict[str, bool] = {
+            c: not (self.after_words and not c.isalnum()) for c in BEFORE_CHARS
+        }
         self.after: dict[str, bool] = dict.fromkeys(AFTER_CHARS, True)
 
     def _letter(self, char: str, after: bool) -> bool:
@@ -485,6 +492,8 @@ class Cuts:
                 return False
         out = self.rest.apply(char, None)[0] if self.rest is not None else char
         if not out or (not after and (char in self.stops or out[-1] in self.stops)):
+            return False
+        if not after and self.after_words and ord(out[-1]) not in self.word:
             return False
         return not any(ord(c) in SPACES or c in SPACE_LIKE for c in out)
 

@@ -58,7 +58,9 @@ class AddedTokens:
         self.word = RangeSet(ud.RUST_WORD)
         self.space = RangeSet(ud.REGEX_SPACE)
 
-    def segments(self, text: str) -> list[Segment]:
+    def segments(self, text: str, after_word: bool = False) -> list[Segment]:
+        """``after_word``: ``text`` follows a word character (a block after the first,
+        cut after a letter), which a single_word token at its start must not follow."""
         if self.pattern is None or not text:
             return [(0, len(text), False)]
         segments: list[Segment] = []
@@ -67,7 +69,7 @@ class AddedTokens:
             start, stop = match.span()
             token = self.by_content[match.group()]
             if token.single_word:
-                before = start == 0 or ord(text[start - 1]) not in self.word
+                before = not after_word if start == 0 else ord(text[start - 1]) not in self.word
                 after = stop == len(text) or ord(text[stop]) not in self.word
                 if not (before and after):
                     continue
@@ -123,7 +125,7 @@ class HfTokenizer(Tokenizer):
         ``continued``: ``text`` is a block after the first (``blocks``), so its first
         segment is normalized without the Prepend normalizer's text."""
         out: list[tuple[Piece, bool]] = []
-        for start, end, added in self.raw.segments(text):
+        for start, end, added in self.raw.segments(text, continued):
             if added:
                 out.append(
                     ((text[start:end], list(range(start, end)) if track else None, start), True)
@@ -134,7 +136,8 @@ class HfTokenizer(Tokenizer):
             normalizer = self.continued if continued and start == 0 else self.normalizer
             if normalizer is not None:
                 segment, owners = normalizer.apply(segment, owners)
-            for n_start, n_end, n_added in self.normalized.segments(segment):
+            after_word = continued and start == 0
+            for n_start, n_end, n_added in self.normalized.segments(segment, after_word):
                 sub_owners = owners[n_start:n_end] if owners is not None else None
                 # HF's offsets_original().0: the source offset of the slice's first character
                 shift = sub_owners[0] if sub_owners and sub_owners[0] >= 0 else start

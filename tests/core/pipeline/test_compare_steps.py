@@ -75,12 +75,12 @@ def test_a_step_does_not_compute_the_next_rows_in_advance(analyses: list[str]) -
 
 
 def test_damage_in_steps_equals_damage_at_once() -> None:
-    """The page computes damage's text facts (Markdown parse, sentences, graphemes) one
+    """The page computes damage's text facts (Markdown tokens, outline, sentences, graphemes) one
     per task before the figures: the stepped result is the one-go result."""
     settings = Settings(mode="fixed", chunk_size=120, chunk_overlap=20)
     text = NESTED + "\n\nA closing sentence. And another one."
     stepped = chunker_py.analyse(text, settings)
-    assert len(list(stepped.damage_steps())) == 4
+    assert len(list(stepped.damage_steps())) == 5  # tokens, outline, sentences, edges, figures
     assert "damage" in stepped.__dict__  # computed by the last step
     spans = stepped.spans
     assert stepped.damage == chunker_py.damage_of(text, spans, settings)
@@ -170,3 +170,32 @@ def test_the_text_is_parsed_in_a_step_of_its_own_before_the_first_row(
         parsed.clear()
     assert parses_per_step.count(1) == 1  # parsed once, in a pause
     assert [r.as_json() for r in rows] == [r.as_json() for r in compare(table, settings)]
+
+
+def test_prepare_steps_parse_a_long_markdown_text_apart_before_the_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 18, defect 8: Markdown structure mode's edit parsed a 2,000-row table in the
+    edit's own task. ``prepare_steps`` pauses first (the caller's step ends there), then
+    parses, a step for the tokens and one for the blocks; the analysis then parses
+    nothing and is the same. A short text, or one parsed already, needs no step."""
+    from chunker_py import prepare_steps
+    from chunker_py.text import blocks
+
+    table = "\n".join(["|n|v|", "|-|-|"] + [f"|{n}|q|" for n in range(1_200)])
+    real = blocks.parse_tokens
+    parsed: list[int] = []
+    monkeypatch.setattr(blocks, "parse_tokens", lambda text: parsed.append(1) or real(text))
+    settings = Settings(mode="markdown", chunk_size=300, chunk_overlap=0)
+    steps = prepare_steps(table, settings)
+    assert next(steps, "end") is None and parsed == []  # a pause before any parse
+    assert list(steps) == [None, None] and parsed == [1]
+    prepared = chunker_py.analyse(table, settings).spans
+    assert parsed == [1]  # the analysis found the parse cached
+    for other in ("a", "b", "c"):  # the text leaves the per-text cache
+        chunker_py.text_index(other)
+    assert chunker_py.analyse(table, settings).spans == prepared  # parsed again: the same
+    parsed.clear()
+    assert list(prepare_steps(table, settings)) == []
+    assert list(prepare_steps(NESTED, settings)) == []  # 150 lines: parsed in the edit
+    assert list(prepare_steps(table, settings.replace(mode="recursive"))) == []
