@@ -1,5 +1,5 @@
-// Offline use. After the page's first result (so it never competes with the start for
-// bandwidth), register the service worker (sw.js beside index.html, see static/sw.js) and
+// Offline use. After the page's first result and the downloads that follow it (so it never
+// competes with them for bandwidth), register the service worker (sw.js beside index.html, see static/sw.js) and
 // say in the footer when this build is stored for offline use. Without service workers
 // (an insecure origin, a browser or policy that blocks them) the page works as before and
 // the footer says it is not available offline.
@@ -57,7 +57,20 @@
     }
   };
 
-  firstResult.then(async () => {
+  // The worker downloads the whole build (~28 MB) at once: after the page's own downloads
+  // that follow the first result (app.zip, the tokenizers: interpreter.js resolves
+  // chunkInspectorAppPending once it has arrived or failed), once the page is idle, so on
+  // a slow link it never shares the bandwidth with them.
+  const appArrived = () => globalThis.chunkInspectorAppPending;
+  const idle = () =>
+    new Promise((resolve) =>
+      "requestIdleCallback" in globalThis
+        ? requestIdleCallback(() => resolve(), { timeout: 3000 })
+        : setTimeout(resolve, 0),
+    );
+
+  firstResult.then(appArrived).then(idle).then(async () => {
+    performance.mark("ci:offline-register"); // tests/browser/test_first_visit.py reads it
     try {
       const registration = await navigator.serviceWorker.register(script.dataset.worker, {
         updateViaCache: "none",

@@ -114,6 +114,13 @@ def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_i
         site.snapshot,
     )
     assert cached
+    # and the worker started only once app.zip (downloaded after the first result) was in
+    registered, app_zip_end = page.evaluate(
+        """() => [performance.getEntriesByName('ci:offline-register')[0].startTime,
+        performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.zip'))
+        .responseEnd]"""
+    )
+    assert registered >= app_zip_end
     # the next visit, over the same slow link, boots from the snapshot the worker kept
     page.reload()
     app.wait_ready()
