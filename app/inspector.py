@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import gc
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-import damage as damage_panel
-import settings
 import theme
 from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
-from damage import DamageGroup
+from damage import Comparison, ComparisonView, DamageGroup, damaged_indices
 from dom import (
     ListView,
     after_paint,
@@ -42,9 +40,10 @@ from export import Export
 from histogram import SizesChart
 from js import document, window
 from preview import Preview
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable
 from readiness import Readiness, Verdict
 from records import Records
+from settings import Controls, ControlsView
 from source import Source
 from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
@@ -60,7 +59,6 @@ from chunker_py import (
     parse_settings,
     prepare_steps,
     settings_from_fragment,
-    settings_to_fragment,
     size_unit_name,
     sizer_for,
     tokenizer_loaded,
@@ -91,6 +89,7 @@ class Page:
         self.sizes = SizesChart()
         self.damage_group = DamageGroup()
         self.source = Source(self.changed)
+        self.controls = Controls(self.changed)
         self.preview = Preview()
         self.export = Export()
         self.records = Records()
@@ -114,16 +113,16 @@ class Page:
         self.doing = ""
         self.compare_timer: list[object] = []
         self.idle_timer: object | None = None  # the full collection once the page is idle
-        self.apply_row = create_proxy(self._apply_row)
         self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
-        self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
+        self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
             apply_row=self._apply_row,
             map_selection=self._map_selection,
             on_found=self._evidence_found,
+            on_rows=self.comparison.show_evidence,
             on_sizes=self.tradeoff.show_evidence,
             show_chunk=self.chunk_map.activate,
         )
@@ -133,7 +132,7 @@ class Page:
         self._read_link()
         self.source.wire()
         TokenizerFile(self.changed).wire()
-        settings.wire(self.changed)
+        self.controls.wire()
         self.preview.wire()
         self.records.wire()
         self.export.wire()
@@ -141,6 +140,7 @@ class Page:
         # issue 11: chunk map, copy as code, charts follow the colour scheme
         self.chunk_map.wire()
         self.copy_code.wire()
+        self.comparison.wire()
         self.evidence.wire()
         theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
@@ -162,11 +162,10 @@ class Page:
         fragment = str(window.location.hash)
         if fragment:
             chosen, notes = settings_from_fragment(fragment)
-            settings.apply(chosen)
+            self.controls.apply(chosen)
             self.link_notes = [f"From the settings link: {n}" for n in notes]
         else:
-            settings.sync_sliders()
-            settings.show_mode()
+            self.controls.follow()
 
     def _link_changed(self) -> None:
         self._read_link()
@@ -244,14 +243,12 @@ class Page:
             self.result = None
             self.sizes.show(None)
             self.damage_group.show(None)
-            damage_panel.mark(None, None)
-            damage_panel.show_comparison(None, None)
+            self.comparison.show(ComparisonView())
             self._set_only(None)
             self.evidence.show(None)
             self.evidence.show_rows(None)
         else:
             self.result = result
-            damage_panel.pending(True)
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self._tokens(result))
@@ -345,10 +342,10 @@ class Page:
         found = result.damage
         self.damage_group.show(result)
         if by_id("damaged-only").checked and found is not None:
-            self._set_only(damage_panel.damaged_indices(found))
-        damage_panel.mark(result, found, self._listed())
+            self._set_only(damaged_indices(found))
+        else:  # the lists' damage words
+            self._set_only(self.view.only)
         self.chunk_map.mark_damage(found)  # issue 11
-        damage_panel.pending(False)
         self.root.dataset.damage = "ready"
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
@@ -360,8 +357,7 @@ class Page:
             if row is not None:
                 rows.append(row)
             yield
-        self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
-        damage_panel.show_comparison(rows, self.apply_row, applied)
+        self.comparison.show(ComparisonView(rows, applied))
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
@@ -391,29 +387,23 @@ class Page:
         """Use: the row's settings go into the controls; the comparison's status says so
         once it is computed for them (the row is then marked current)."""
         chosen, _notes = settings_from_fragment(str(fragment))
-        settings.apply(chosen)
-        self.applied = self.rows.get(str(fragment), "its settings")
-        by_id("compare-status").textContent = f"Applying {self.applied}…"
+        self.controls.apply(chosen)
+        self.applied = self.comparison.applying(str(fragment))
         self.changed()
 
-    def _set_only(self, indices: list[int] | None) -> None:
+    def _set_only(self, indices: Sequence[int] | None) -> None:
+        """The preview and the records list ``indices`` (None: every chunk), with their
+        damage words."""
         only = tuple(indices) if indices is not None else None
-        self.view = replace(self.view, analysis=self.result, only=only)
+        found = self.result.damage if self.result is not None else None
+        self.view = replace(self.view, analysis=self.result, only=only, damage=found)
         self.preview.show(self.view)
         self.records.show(self.view)
-        if self.result is not None and self.result.damage is not None:
-            damage_panel.mark(self.result, self.result.damage, self._listed())
-
-    def _listed(self) -> tuple[int, ...]:
-        """The chunk indices the preview and the records table list now."""
-        return self.preview.listed + self.records.listed
 
     def _filter_damaged(self) -> None:
         found = self.result.damage if self.result is not None else None
         wanted = by_id("damaged-only").checked and found is not None
-        self._guarded(
-            lambda: self._set_only(damage_panel.damaged_indices(found) if wanted else None)
-        )
+        self._guarded(lambda: self._set_only(damaged_indices(found) if wanted else None))
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
@@ -431,7 +421,7 @@ class Page:
 
     def update(self) -> None:
         text = self.source.current()
-        raw = settings.read_raw()
+        raw = self.controls.read()
         if (text, raw) == self.computed and not self.link_notes:
             # Nothing changed since the last update (an editor inserting a multi-line text
             # fires one input event per line, all after the text is in): keep its outcome,
@@ -446,13 +436,10 @@ class Page:
         try:
             chosen = parse_settings(raw)
         except ChunkerError as error:
-            settings.mark_invalid(error.field)
+            self.controls.show(ControlsView(invalid=error.field))
             self._show(None, error.message, notes=notes)
             return
-        settings.mark_invalid(None)
-        settings.show_unit(chosen)
-        settings.show_separator_summary(chosen)
-        settings.update_link(chosen)
+        self.controls.show(ControlsView(chosen))
         # the tables of a tokenizer not loaded yet load in the analysis (as before)
         ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode == "markdown"
         counting = prepare_steps(text, chosen) if ready else None
@@ -524,7 +511,7 @@ class Page:
         result = analyse(text, chosen, with_tradeoffs=False)
         chart_job = (text, chosen, result.count)
         if result.error is not None:
-            settings.mark_invalid(result.error.field)
+            self.controls.show(ControlsView(chosen, result.error.field))
             self._show(None, result.error.message, chosen, chart_job, notes=notes)
             return
         self._show(result, None, chosen, chart_job, warnings=result.warnings, notes=notes)

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitebuild.bundle import package_sources
-from sitebuild.paths import ROOT, TOKEN_REFERENCE
-from sitebuild.shell import log
+from sitebuild.paths import ROOT, TEST_REQUIREMENTS, TOKEN_REFERENCE
+from sitebuild.shell import log, run
+from sitebuild.tokendata import ensure_token_data
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,10 @@ def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
     """Plant each mutant in a temporary copy; a mutant is killed when a core test fails.
     With ``sample``, the mutants are that many sites drawn from the code with ``seed``
     (instead of MUTANTS); the survivors are listed at the end."""
+    # what the core tests need on a fresh clone: the test tools and the reference
+    # tokenizer.json that the build extracts into .cache (both kept when already there)
+    run([sys.executable, "-m", "pip", "install", "--quiet", "-r", str(TEST_REQUIREMENTS)])
+    ensure_token_data()
     with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
         copy = repository_copy(Path(folder))
         package = copy / "chunker_py"

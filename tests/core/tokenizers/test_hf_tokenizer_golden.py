@@ -67,3 +67,27 @@ def test_long_texts_count_in_blocks_as_whole(family: str) -> None:
                 wrong.append((k, len(text)))
     assert tokenizer.in_blocks  # every golden family's pipeline is one blocks.py accepts
     assert not wrong, f"{len(wrong)} differ: {wrong[:5]}"
+
+
+CJK = (
+    "今日は天気がいいので、公園に行きました。友達に会って、一緒に昼ご飯を食べました！"  # noqa: RUF001
+    "我们今天去公园散步，然后在湖边吃了午饭。天气很好，大家都很开心？"  # noqa: RUF001
+    "東京の地下鉄は便利ですが、朝はとても混んでいます。「はい」と言った。"
+)
+
+
+@pytest.mark.parametrize("family", HF)
+def test_texts_without_spaces_count_in_blocks_as_whole(family: str) -> None:
+    """A Japanese and Chinese text with no space, cut before its punctuation or between
+    ideographs where the family's pipeline allows it (hf/blocks.py's ``joins_safe``),
+    fresh and after edits, equals the same text counted whole: in Pyodide too."""
+    tokenizer = load_tokenizer_json(json.dumps(HF[family]["tokenizer.json"]), family)
+    document = CJK * 12
+    wrong = []
+    for k in range(30):
+        position = k * 7919 % len(document)
+        edited = document[:position] + "。x中、\u3099"[k % 5] + document[position + 1 :]
+        for text in (document, edited):
+            if tokenizer.count(text) != tokenizer._count_whole(text):
+                wrong.append((k, len(text)))
+    assert not wrong, f"{len(wrong)} differ: {wrong[:5]}"
