@@ -71,6 +71,10 @@ TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for t
 TYPING_PAUSE_MS = 100  # while typing, the after-paint work waits this long for a pause
 MAX_UNCOLLECTED = 200  # updates without a pause before the cycle collector runs anyway
 IDLE_COLLECT_MS = 5_000  # a full cycle collection once the page has been idle this long
+# an edit whose work runs in steps says so ("Counting tokens…", the results dimmed) only if
+# its result is not shown this long after the edit: a count that ends sooner (a keystroke
+# in a long emoji text) shows no flash
+PENDING_STATUS_DELAY_MS = 200
 # what the trade-off chart needs: the text, the settings and the chunk count at its size
 ChartJob = tuple[str, Settings, int]
 
@@ -103,6 +107,10 @@ class Page:
         # Every update gets a number; work scheduled after the paint runs only if no
         # newer update has started since (stale work is dropped, never shown).
         self.generation = 0
+        # issue 18, defect 8: the timer that says "Counting tokens…" once the edit's work
+        # in steps has lasted PENDING_STATUS_DELAY_MS, and what it says
+        self.status_timer: object | None = None
+        self.doing = ""
         self.compare_timer: list[object] = []
         self.idle_timer: object | None = None  # the full collection once the page is idle
         self.applied: str | None = None  # the comparison row whose Use was just chosen
@@ -399,6 +407,7 @@ class Page:
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
+        self._cancel_pending_status()
         self.export.show(None)
         for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
                       lambda: self.records.show(ListView()),
@@ -445,9 +454,10 @@ class Page:
         """Issue 18, defect 8: the edit's work takes longer than a step (a 20,000-letter
         run or a line of ZWJ emoji in tokens: 250-970 ms in one task before; a 2,000-row
         table's Markdown parse). It runs one step per task after the paint
-        (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile Chunk
-        readiness says so, the previous text's results are dimmed and not offered for
-        download; the last step analyses and shows the result, from the caches filled."""
+        (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile the
+        previous text's results are not offered for download, and if it lasts over
+        PENDING_STATUS_DELAY_MS, Chunk readiness says so and those results are dimmed;
+        the last step analyses and shows the result, from the caches filled."""
         self.generation += 1  # the previous result's work after the paint is dropped
         generation = self.generation
         self.outcome = "busy"
@@ -458,17 +468,43 @@ class Page:
             if sizer_for(chosen).per_code_point
             else "Reading the Markdown structure and counting tokens…"
         )
-        self.readiness.counting(doing)
-        bar = by_id("result-bar")
-        bar.hidden = False
-        bar.textContent = f"{doing} · Show the status ↓"
+        self.doing = doing
+        # Nothing of the previous text can be downloaded or copied as this one's result,
+        # at once (the buttons go disabled: no flash); the code snippets follow the new
+        # settings. What is being done is said (and the results dimmed) only once the
+        # page has been busy for PENDING_STATUS_DELAY_MS since the first edit still not
+        # shown: a newer edit keeps that timer, the result shown cancels it.
         self.export.show(None)
+        self.copy_code.show(chosen)
+        if by_id("readiness").dataset.status == "counting":
+            self._pending_status()  # already said: say what the newer edit does
+        elif self.status_timer is None:
+            self.status_timer = window.setTimeout(
+                create_once_callable(self._pending_status), PENDING_STATUS_DELAY_MS
+            )
 
         def counted() -> Iterator[None]:
             yield from counting
             self._analyse(text, chosen, notes)
 
         after_paint(lambda: self._drive(generation, counted()))
+
+    def _pending_status(self) -> None:
+        """Chunk readiness and the result bar say what the edit's steps are doing; the
+        previous text's results are dimmed (static/style.css) until its result replaces
+        this. Nothing once that result (or a message, or a bug) is shown."""
+        self.status_timer = None
+        if self.outcome != "busy":
+            return
+        self.readiness.counting(self.doing)
+        bar = by_id("result-bar")
+        bar.hidden = False
+        bar.textContent = f"{self.doing} · Show the status ↓"
+
+    def _cancel_pending_status(self) -> None:
+        if self.status_timer is not None:
+            window.clearTimeout(self.status_timer)
+            self.status_timer = None
 
     def _analyse(self, text: str, chosen: Settings, notes: list[str]) -> None:
         # the trade-off counts (several more splits) are computed after the paint
@@ -489,6 +525,7 @@ class Page:
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
+        self._cancel_pending_status()
         self.readiness.show(Verdict(problem, warnings, notes or ()))
         bar = by_id("result-bar")
         bar.hidden = False
