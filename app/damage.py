@@ -1,17 +1,21 @@
 """Damage: the summary's Damage group, damage words per chunk, and the splitter comparison.
 
-All of it runs after the result is painted (app/main.py schedules it) and is dropped when
-a newer edit has arrived: the Markdown parse, sentence scan and grapheme checks it needs
-cost a few milliseconds per new text, the comparison several splits.
+All of it runs after the result is painted (app/inspector.py schedules it) and is dropped
+when a newer edit has arrived: the Markdown parse, sentence scan and grapheme checks it
+needs cost a few milliseconds per new text, the comparison several splits. The damage
+words are drawn by the preview and the records themselves, from their view
+(``show_words``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from dom import by_id, decimal, found, number, render, to_json
-from js import window
+from dom import ListView, by_id, decimal, found, number, on, render, to_json
+from js import document, window
+from pyodide.ffi import create_proxy
 
 from chunker_py import (
     MAX_CHUNKS,
@@ -65,6 +69,17 @@ def words(damage: Damage, indices: Sequence[int]) -> str:
         if described:
             out[str(i)] = "; ".join(described)
     return to_json(out)
+
+
+def show_words(listing: Any, view: ListView, listed: Sequence[int]) -> None:
+    """The damage words of the chunks ``listing`` (the preview's list or the records'
+    body) shows, ``listed``, from its ``view``: none without a result; while the result's
+    damage is being computed, the words shown stay as they are (dimmed by
+    #app[data-damage="pending"]) until the view brings the damage."""
+    if view.analysis is None:
+        render().damage(listing, "{}")
+    elif view.damage is not None:
+        render().damage(listing, words(view.damage, listed))
 
 
 def damaged_indices(damage: Damage) -> list[int]:
@@ -136,62 +151,83 @@ def best_cells(rows: Sequence[Row]) -> list[list[int]]:
     return best
 
 
-def show_comparison(
-    rows: Sequence[Row] | None, apply: Callable[[str], Any] | None, applied: str | None = None
-) -> None:
-    """The comparison table; ``applied`` names the row whose Use was just chosen."""
-    status = by_id("compare-status")
-    body = by_id("compare-body")
-    if rows is None:
-        body.replaceChildren()
-        status.textContent = "No comparison: see Chunk readiness."
-        return
-    best = best_cells(rows)
-    data = [
-        {
-            "label": row.label,
-            "current": row.current,
-            "cells": _cells(row),
-            "best": best[i],
-            "damageAt": list(DAMAGE_COLUMNS),
-            "evidenceAt": EVIDENCE_AT,
-            "fragment": settings_to_fragment(row.settings),
-        }
-        for i, row in enumerate(rows)
-    ]
-    render().compare(body, to_json(data), apply)
-    over = [r.label for r in rows if r.over_limit]
-    said = []
-    if applied is not None:
-        said.append(f"Now using {applied}: its settings are in the controls and every panel.")
-    if over:
-        said.append(
-            f"{', '.join(over)} would exceed the {number(MAX_CHUNKS)}-chunk limit at this size."
-        )
-    status.textContent = " ".join(said)
-    if applied is not None:
-        # the Use button pressed is gone with the old rows: focus moves to the row now
-        # current, whose name says so, instead of falling back to the page
-        current = found(body.querySelector("tr.current th"))
-        if current is not None:
-            current.tabIndex = -1
-            current.focus(window.JSON.parse('{"preventScroll": true}'))
+@dataclass(frozen=True)
+class ComparisonView:
+    """What the Splitter comparison shows of one result: its rows (None: no comparison,
+    the inputs need checking) and the label of the row whose Use was just chosen."""
+
+    rows: Sequence[Row] | None = None
+    applied: str | None = None
 
 
-def pending(flag: bool) -> None:
-    """Dim the damage words shown while this result's damage is being computed."""
-    for element_id in ("preview-list", "records-body"):
-        element = by_id(element_id)
-        if flag:
-            element.dataset.damage = "pending"
-        else:
-            element.removeAttribute("data-damage")
+class Comparison:
+    """The Splitter comparison table. A row's Use calls ``apply`` with its settings (a
+    share-link fragment); its evidence columns show "…" until ``show_evidence``."""
 
+    def __init__(self, apply: Callable[[str], Any]) -> None:
+        self._apply = create_proxy(apply)  # the rows' buttons call it
+        self.labels: dict[str, str] = {}  # the rows shown: fragment -> label
 
-def mark(analysis: Analysis | None, damage: Damage | None, shown: Iterable[int] = ()) -> None:
-    """Damage words in the preview and the records table, for the chunks they show
-    (``shown``: the indices the two panels listed, as they say, not read from the page)."""
-    if analysis is None or damage is None:
-        render().damage(by_id("preview-list"), by_id("records-body"), "{}")
-        return
-    render().damage(by_id("preview-list"), by_id("records-body"), words(damage, sorted(set(shown))))
+    def wire(self) -> None:
+        # the table shows its Damage or its Evidence columns
+        for radio in document.querySelectorAll('input[name="compare-columns"]'):
+            on(radio, "change", self._columns)
+
+    @staticmethod
+    def _columns(event: Any) -> None:
+        if event.target.checked:
+            by_id("compare-table").dataset.columns = str(event.target.value)
+
+    def applying(self, fragment: str) -> str:
+        """Say that a row's settings (``fragment``) are being applied; return its label."""
+        label = self.labels.get(fragment, "its settings")
+        by_id("compare-status").textContent = f"Applying {label}…"
+        return label
+
+    def show(self, view: ComparisonView) -> None:
+        status = by_id("compare-status")
+        body = by_id("compare-body")
+        rows, applied = view.rows, view.applied
+        if rows is None:
+            body.replaceChildren()
+            status.textContent = "No comparison: see Chunk readiness."
+            return
+        self.labels = {settings_to_fragment(row.settings): row.label for row in rows}
+        best = best_cells(rows)
+        data = [
+            {
+                "label": row.label,
+                "current": row.current,
+                "cells": _cells(row),
+                "best": best[i],
+                "damageAt": list(DAMAGE_COLUMNS),
+                "evidenceAt": EVIDENCE_AT,
+                "fragment": settings_to_fragment(row.settings),
+            }
+            for i, row in enumerate(rows)
+        ]
+        render().compare(body, to_json(data), self._apply)
+        over = [r.label for r in rows if r.over_limit]
+        said = []
+        if applied is not None:
+            said.append(f"Now using {applied}: its settings are in the controls and every panel.")
+        if over:
+            said.append(
+                f"{', '.join(over)} would exceed the {number(MAX_CHUNKS)}-chunk limit at this size."
+            )
+        status.textContent = " ".join(said)
+        if applied is not None:
+            # the Use button pressed is gone with the old rows: focus moves to the row now
+            # current, whose name says so, instead of falling back to the page
+            current = found(body.querySelector("tr.current th"))
+            if current is not None:
+                current.tabIndex = -1
+                current.focus(window.JSON.parse('{"preventScroll": true}'))
+
+    def show_evidence(self, cells: Sequence[Sequence[str]]) -> None:
+        """The evidence columns of the rows shown, in row order (app/evidence.py's
+        ``comparison_cells`` of each row's evidence summary)."""
+        trs = by_id("compare-body").querySelectorAll(":scope > tr")
+        for tr, row in zip(trs, cells, strict=False):
+            for td, text in zip(tr.querySelectorAll("td.ev-col"), row, strict=False):
+                td.textContent = text

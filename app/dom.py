@@ -127,12 +127,15 @@ def decimal(value: float) -> str:
 @dataclass(frozen=True)
 class ListView:
     """What a list panel shows of one result: the result, the chunks to list (their
-    indices while "Show damaged chunks only" is on, None for all) and whether the token
-    counts are in. The page makes one per result; panels never set each other's."""
+    indices while "Show damaged chunks only" is on, None for all), whether the token
+    counts are in, and the result's damage once computed after the paint (None until
+    then: the damage words shown stay, dimmed). The page makes one per result; panels
+    never set each other's."""
 
     analysis: Any = None
     only: tuple[int, ...] | None = None
     tokens_ready: bool = False
+    damage: Any = None
 
 
 class Windowed:

@@ -18,7 +18,6 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from dom import by_id, element, number, on, render
-from js import document
 
 from chunker_py import MAX_CHUNKS, Analysis, ChunkerError, Row, settings_to_fragment
 from chunker_py.engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
@@ -122,8 +121,9 @@ def _mean(value: float | None, digits: int = 2) -> str:
 class EvidencePanel:
     """The Evidence check. What it changes elsewhere goes through the callbacks its owner
     (app/inspector.py) passes in: ``apply_row`` (a row's Use), ``map_selection`` (the chunk
-    map's selection), ``on_found`` (where the evidence marks go), ``on_sizes`` (the excerpts
-    kept whole per trade-off size) and ``show_chunk`` (the chunk map's chunk, focused)."""
+    map's selection), ``on_found`` (where the evidence marks go), ``on_rows`` (the Splitter
+    comparison's evidence cells, per row), ``on_sizes`` (the excerpts kept whole per
+    trade-off size) and ``show_chunk`` (the chunk map's chunk, focused)."""
 
     def __init__(
         self,
@@ -132,6 +132,7 @@ class EvidencePanel:
         apply_row: Callable[[str], Any],
         map_selection: Callable[[], tuple[int, int] | None],
         on_found: Callable[[Analysis | None, Evidence | None], None],
+        on_rows: Callable[[list[list[str]]], None],
         on_sizes: Callable[[dict[int, tuple[int, int]]], None],
         show_chunk: Callable[[int], None],
     ) -> None:
@@ -139,6 +140,7 @@ class EvidencePanel:
         self.apply_row = apply_row
         self.map_selection = map_selection
         self.on_found = on_found
+        self.on_rows = on_rows
         self.on_sizes = on_sizes
         self.show_chunk = show_chunk
         self.questions: list[Question] = []
@@ -165,15 +167,7 @@ class EvidencePanel:
         # one handler per list (its buttons are rebuilt with every result)
         on(by_id("evidence-list"), "click", self._list_clicked)
         on(by_id("evidence-compare-body"), "click", self._row_clicked)
-        # the Splitter comparison shows its Damage or its Evidence columns
-        for radio in document.querySelectorAll('input[name="compare-columns"]'):
-            on(radio, "change", self._columns)
         self._load_sample()
-
-    @staticmethod
-    def _columns(event: Any) -> None:
-        if event.target.checked:
-            by_id("compare-table").dataset.columns = str(event.target.value)
 
     def _list_clicked(self, event: Any) -> None:
         data = event.target.dataset  # a missing key raises in Pyodide: getattr's default
@@ -556,7 +550,7 @@ class EvidencePanel:
         if rows is None or not self.questions:
             body.replaceChildren()
             if rows is not None:
-                _fill_comparison([None] * len(rows))
+                self.on_rows([comparison_cells(None) for _row in rows])
             by_id("app").dataset.evidenceComparison = "ready"
             return
         summaries = []
@@ -570,7 +564,7 @@ class EvidencePanel:
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
         body = by_id("evidence-compare-body")
-        _fill_comparison(summaries)
+        self.on_rows([comparison_cells(s) for s in summaries])
         trs = []
         for row, s in zip(rows, summaries, strict=True):
             tr = element("tr", cls="current" if row.current else "")
@@ -617,12 +611,3 @@ def evidence_row_cells(s: dict[str, Any] | None, over_limit: bool) -> list[str]:
     if s is None and over_limit:
         cells[0] = f"over the {number(MAX_CHUNKS)}-chunk limit"
     return cells
-
-
-def _fill_comparison(summaries: Sequence[dict[str, Any] | None]) -> None:
-    """The evidence cells of the Splitter comparison's rows (drawn with "…" by
-    app/damage.py), in row order."""
-    trs = by_id("compare-body").querySelectorAll(":scope > tr")
-    for tr, s in zip(trs, summaries, strict=False):
-        for td, text in zip(tr.querySelectorAll("td.ev-col"), comparison_cells(s), strict=False):
-            td.textContent = text

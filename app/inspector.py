@@ -18,16 +18,14 @@ from __future__ import annotations
 
 import gc
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
-import damage as damage_panel
-import settings
 import theme
 from chart import TradeoffChart, TradeoffView
 from chunkmap import ChunkMap
 from copycode import CopyCode
-from damage import DamageGroup
+from damage import Comparison, ComparisonView, DamageGroup, damaged_indices
 from dom import (
     ListView,
     after_paint,
@@ -42,9 +40,10 @@ from export import Export
 from histogram import SizesChart
 from js import document, window
 from preview import Preview
-from pyodide.ffi import create_once_callable, create_proxy
+from pyodide.ffi import create_once_callable
 from readiness import Readiness, Verdict
 from records import Records
+from settings import Controls, ControlsView
 from source import Source
 from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
@@ -60,7 +59,6 @@ from chunker_py import (
     parse_settings,
     prepare_steps,
     settings_from_fragment,
-    settings_to_fragment,
     size_unit_name,
     sizer_for,
     tokenizer_loaded,
@@ -73,6 +71,10 @@ TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for t
 TYPING_PAUSE_MS = 100  # while typing, the after-paint work waits this long for a pause
 MAX_UNCOLLECTED = 200  # updates without a pause before the cycle collector runs anyway
 IDLE_COLLECT_MS = 5_000  # a full cycle collection once the page has been idle this long
+# an edit whose work runs in steps says so ("Counting tokens…", the results dimmed) only if
+# its result is not shown this long after the edit: a count that ends sooner (a keystroke
+# in a long emoji text) shows no flash
+PENDING_STATUS_DELAY_MS = 200
 # what the trade-off chart needs: the text, the settings and the chunk count at its size
 ChartJob = tuple[str, Settings, int]
 
@@ -87,6 +89,7 @@ class Page:
         self.sizes = SizesChart()
         self.damage_group = DamageGroup()
         self.source = Source(self.changed)
+        self.controls = Controls(self.changed)
         self.preview = Preview()
         self.export = Export()
         self.records = Records()
@@ -104,18 +107,22 @@ class Page:
         # Every update gets a number; work scheduled after the paint runs only if no
         # newer update has started since (stale work is dropped, never shown).
         self.generation = 0
+        # issue 18, defect 8: the timer that says "Counting tokens…" once the edit's work
+        # in steps has lasted PENDING_STATUS_DELAY_MS, and what it says
+        self.status_timer: object | None = None
+        self.doing = ""
         self.compare_timer: list[object] = []
         self.idle_timer: object | None = None  # the full collection once the page is idle
-        self.apply_row = create_proxy(self._apply_row)
         self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
-        self.rows: dict[str, str] = {}  # the comparison's fragments and row labels
+        self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
             apply_row=self._apply_row,
             map_selection=self._map_selection,
             on_found=self._evidence_found,
+            on_rows=self.comparison.show_evidence,
             on_sizes=self.tradeoff.show_evidence,
             show_chunk=self.chunk_map.activate,
         )
@@ -125,7 +132,7 @@ class Page:
         self._read_link()
         self.source.wire()
         TokenizerFile(self.changed).wire()
-        settings.wire(self.changed)
+        self.controls.wire()
         self.preview.wire()
         self.records.wire()
         self.export.wire()
@@ -133,6 +140,7 @@ class Page:
         # issue 11: chunk map, copy as code, charts follow the colour scheme
         self.chunk_map.wire()
         self.copy_code.wire()
+        self.comparison.wire()
         self.evidence.wire()
         theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
@@ -154,11 +162,10 @@ class Page:
         fragment = str(window.location.hash)
         if fragment:
             chosen, notes = settings_from_fragment(fragment)
-            settings.apply(chosen)
+            self.controls.apply(chosen)
             self.link_notes = [f"From the settings link: {n}" for n in notes]
         else:
-            settings.sync_sliders()
-            settings.show_mode()
+            self.controls.follow()
 
     def _link_changed(self) -> None:
         self._read_link()
@@ -236,14 +243,12 @@ class Page:
             self.result = None
             self.sizes.show(None)
             self.damage_group.show(None)
-            damage_panel.mark(None, None)
-            damage_panel.show_comparison(None, None)
+            self.comparison.show(ComparisonView())
             self._set_only(None)
             self.evidence.show(None)
             self.evidence.show_rows(None)
         else:
             self.result = result
-            damage_panel.pending(True)
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self._tokens(result))
@@ -337,10 +342,10 @@ class Page:
         found = result.damage
         self.damage_group.show(result)
         if by_id("damaged-only").checked and found is not None:
-            self._set_only(damage_panel.damaged_indices(found))
-        damage_panel.mark(result, found, self._listed())
+            self._set_only(damaged_indices(found))
+        else:  # the lists' damage words
+            self._set_only(self.view.only)
         self.chunk_map.mark_damage(found)  # issue 11
-        damage_panel.pending(False)
         self.root.dataset.damage = "ready"
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
@@ -352,8 +357,7 @@ class Page:
             if row is not None:
                 rows.append(row)
             yield
-        self.rows = {settings_to_fragment(row.settings): row.label for row in rows}
-        damage_panel.show_comparison(rows, self.apply_row, applied)
+        self.comparison.show(ComparisonView(rows, applied))
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
@@ -383,32 +387,27 @@ class Page:
         """Use: the row's settings go into the controls; the comparison's status says so
         once it is computed for them (the row is then marked current)."""
         chosen, _notes = settings_from_fragment(str(fragment))
-        settings.apply(chosen)
-        self.applied = self.rows.get(str(fragment), "its settings")
-        by_id("compare-status").textContent = f"Applying {self.applied}…"
+        self.controls.apply(chosen)
+        self.applied = self.comparison.applying(str(fragment))
         self.changed()
 
-    def _set_only(self, indices: list[int] | None) -> None:
+    def _set_only(self, indices: Sequence[int] | None) -> None:
+        """The preview and the records list ``indices`` (None: every chunk), with their
+        damage words."""
         only = tuple(indices) if indices is not None else None
-        self.view = replace(self.view, analysis=self.result, only=only)
+        found = self.result.damage if self.result is not None else None
+        self.view = replace(self.view, analysis=self.result, only=only, damage=found)
         self.preview.show(self.view)
         self.records.show(self.view)
-        if self.result is not None and self.result.damage is not None:
-            damage_panel.mark(self.result, self.result.damage, self._listed())
-
-    def _listed(self) -> tuple[int, ...]:
-        """The chunk indices the preview and the records table list now."""
-        return self.preview.listed + self.records.listed
 
     def _filter_damaged(self) -> None:
         found = self.result.damage if self.result is not None else None
         wanted = by_id("damaged-only").checked and found is not None
-        self._guarded(
-            lambda: self._set_only(damage_panel.damaged_indices(found) if wanted else None)
-        )
+        self._guarded(lambda: self._set_only(damaged_indices(found) if wanted else None))
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result."""
+        self._cancel_pending_status()
         self.export.show(None)
         for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
                       lambda: self.records.show(ListView()),
@@ -422,7 +421,7 @@ class Page:
 
     def update(self) -> None:
         text = self.source.current()
-        raw = settings.read_raw()
+        raw = self.controls.read()
         if (text, raw) == self.computed and not self.link_notes:
             # Nothing changed since the last update (an editor inserting a multi-line text
             # fires one input event per line, all after the text is in): keep its outcome,
@@ -437,13 +436,10 @@ class Page:
         try:
             chosen = parse_settings(raw)
         except ChunkerError as error:
-            settings.mark_invalid(error.field)
+            self.controls.show(ControlsView(invalid=error.field))
             self._show(None, error.message, notes=notes)
             return
-        settings.mark_invalid(None)
-        settings.show_unit(chosen)
-        settings.show_separator_summary(chosen)
-        settings.update_link(chosen)
+        self.controls.show(ControlsView(chosen))
         # the tables of a tokenizer not loaded yet load in the analysis (as before)
         ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode == "markdown"
         counting = prepare_steps(text, chosen) if ready else None
@@ -458,9 +454,10 @@ class Page:
         """Issue 18, defect 8: the edit's work takes longer than a step (a 20,000-letter
         run or a line of ZWJ emoji in tokens: 250-970 ms in one task before; a 2,000-row
         table's Markdown parse). It runs one step per task after the paint
-        (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile Chunk
-        readiness says so, the previous text's results are dimmed and not offered for
-        download; the last step analyses and shows the result, from the caches filled."""
+        (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile the
+        previous text's results are not offered for download, and if it lasts over
+        PENDING_STATUS_DELAY_MS, Chunk readiness says so and those results are dimmed;
+        the last step analyses and shows the result, from the caches filled."""
         self.generation += 1  # the previous result's work after the paint is dropped
         generation = self.generation
         self.outcome = "busy"
@@ -471,11 +468,20 @@ class Page:
             if sizer_for(chosen).per_code_point
             else "Reading the Markdown structure and counting tokens…"
         )
-        self.readiness.counting(doing)
-        bar = by_id("result-bar")
-        bar.hidden = False
-        bar.textContent = f"{doing} · Show the status ↓"
+        self.doing = doing
+        # Nothing of the previous text can be downloaded or copied as this one's result,
+        # at once (the buttons go disabled: no flash); the code snippets follow the new
+        # settings. What is being done is said (and the results dimmed) only once the
+        # page has been busy for PENDING_STATUS_DELAY_MS since the first edit still not
+        # shown: a newer edit keeps that timer, the result shown cancels it.
         self.export.show(None)
+        self.copy_code.show(chosen)
+        if by_id("readiness").dataset.status == "counting":
+            self._pending_status()  # already said: say what the newer edit does
+        elif self.status_timer is None:
+            self.status_timer = window.setTimeout(
+                create_once_callable(self._pending_status), PENDING_STATUS_DELAY_MS
+            )
 
         def counted() -> Iterator[None]:
             yield from counting
@@ -483,12 +489,29 @@ class Page:
 
         after_paint(lambda: self._drive(generation, counted()))
 
+    def _pending_status(self) -> None:
+        """Chunk readiness and the result bar say what the edit's steps are doing; the
+        previous text's results are dimmed (static/style.css) until its result replaces
+        this. Nothing once that result (or a message, or a bug) is shown."""
+        self.status_timer = None
+        if self.outcome != "busy":
+            return
+        self.readiness.counting(self.doing)
+        bar = by_id("result-bar")
+        bar.hidden = False
+        bar.textContent = f"{self.doing} · Show the status ↓"
+
+    def _cancel_pending_status(self) -> None:
+        if self.status_timer is not None:
+            window.clearTimeout(self.status_timer)
+            self.status_timer = None
+
     def _analyse(self, text: str, chosen: Settings, notes: list[str]) -> None:
         # the trade-off counts (several more splits) are computed after the paint
         result = analyse(text, chosen, with_tradeoffs=False)
         chart_job = (text, chosen, result.count)
         if result.error is not None:
-            settings.mark_invalid(result.error.field)
+            self.controls.show(ControlsView(chosen, result.error.field))
             self._show(None, result.error.message, chosen, chart_job, notes=notes)
             return
         self._show(result, None, chosen, chart_job, warnings=result.warnings, notes=notes)
@@ -502,6 +525,7 @@ class Page:
         warnings: tuple[str, ...] = (),
         notes: list[str] | None = None,
     ) -> None:
+        self._cancel_pending_status()
         self.readiness.show(Verdict(problem, warnings, notes or ()))
         bar = by_id("result-bar")
         bar.hidden = False

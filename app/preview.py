@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import describe
-from dom import Windowed, by_id, number, on, render, to_json
+from damage import show_words
+from dom import ListView, Windowed, by_id, number, on, render, to_json
 
 from chunker_py import Analysis, Chunk
 
@@ -23,6 +24,10 @@ class Preview(Windowed):
         by_id("preview-list").classList.toggle("show-ws", bool(event.target.checked))
         self.forget()
         self.show(self.view)  # whitespace symbols are built only while shown
+
+    def show(self, view: ListView) -> None:
+        super().show(view)
+        show_words(by_id("preview-list"), view, self.listed)
 
     def draw(self, analysis: Analysis | None, total: int, shown: tuple[Chunk, ...]) -> None:
         items = []

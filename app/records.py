@@ -6,7 +6,8 @@ and the Damage column its damage; neither is part of the downloaded records.
 
 from __future__ import annotations
 
-from dom import Windowed, by_id, number, render, to_json
+from damage import show_words
+from dom import ListView, Windowed, by_id, number, render, to_json
 
 from chunker_py import Analysis, Chunk
 
@@ -35,6 +36,10 @@ class Records(Windowed):
         analysis, words = self.evidence
         shown = words if analysis is not None and analysis is self.analysis else "{}"
         render().evidence(by_id("records-body"), shown)
+
+    def show(self, view: ListView) -> None:
+        super().show(view)
+        show_words(by_id("records-body"), view, self.listed)
 
     def _tokens(self, index: int) -> int | str:
         # counts show once the tokenizer's tables are in (never waited for on a keystroke)

@@ -21,9 +21,8 @@ from typing import Any
 PROFILED = [
     ("source", "Source.current"),
     ("source", "Source.show_count"),
-    ("settings", "mark_invalid"),
-    ("settings", "show_separator_summary"),
-    ("settings", "update_link"),
+    ("settings", "Controls.read"),
+    ("settings", "Controls.show"),
     ("readiness", "Readiness.show"),
     ("summary", "Figures.show"),
     ("preview", "Preview.show"),

@@ -24,8 +24,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sitebuild.bundle import package_sources
-from sitebuild.paths import ROOT, TOKEN_REFERENCE
-from sitebuild.shell import log
+from sitebuild.paths import ROOT, TEST_REQUIREMENTS, TOKEN_REFERENCE
+from sitebuild.shell import log, run
+from sitebuild.tokendata import ensure_token_data
 
 
 @dataclass(frozen=True)
@@ -243,11 +244,24 @@ def related_tests(site: SiteMutant) -> list[str]:
     return [f"tests/core/{name}" for name in RELATED.get(folder, ())] or ["tests/core"]
 
 
+# A mutant can make a loop endless (e.g. a binary search whose bound no longer moves): its
+# tests never end, which counts as killed once they have run this long (the slowest
+# related folders take about 5 minutes on a loaded two-core machine).
+MUTANT_TIMEOUT_S = 20 * 60
+TIMED_OUT = "(timed out)"
+
+
 def first_failure(copy: Path, tests: list[str]) -> str | None:
-    """The id of the first of ``tests`` that fails in ``copy`` (-x), or None if all pass."""
+    """The id of the first of ``tests`` that fails in ``copy`` (-x), None if all pass, or
+    TIMED_OUT when they run longer than MUTANT_TIMEOUT_S."""
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
     command = [sys.executable, *MUTATION_PYTEST[:2], *tests, *MUTATION_PYTEST[3:], "-rfE"]
-    done = subprocess.run(command, cwd=copy, capture_output=True, text=True)
+    try:
+        done = subprocess.run(
+            command, cwd=copy, capture_output=True, text=True, timeout=MUTANT_TIMEOUT_S
+        )
+    except subprocess.TimeoutExpired:
+        return TIMED_OUT
     if done.returncode == 0:
         return None
     for line in done.stdout.splitlines():
@@ -270,6 +284,9 @@ def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
             survivors.append(site.name)
             print(f"SURVIVED  {site.name}", flush=True)
             continue
+        if failed == TIMED_OUT:
+            print(f"killed    {site.name}  (its tests ran over {MUTANT_TIMEOUT_S} s)", flush=True)
+            continue
         if failed.startswith("(") or first_failure(copy, [failed]) is not None:
             raise SystemExit(f"{failed} fails without any mutant too: fix it first")
         print(f"killed    {site.name}  by {failed}", flush=True)
@@ -290,6 +307,10 @@ def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
     """Plant each mutant in a temporary copy; a mutant is killed when a core test fails.
     With ``sample``, the mutants are that many sites drawn from the code with ``seed``
     (instead of MUTANTS); the survivors are listed at the end."""
+    # what the core tests need on a fresh clone: the test tools and the reference
+    # tokenizer.json that the build extracts into .cache (both kept when already there)
+    run([sys.executable, "-m", "pip", "install", "--quiet", "-r", str(TEST_REQUIREMENTS)])
+    ensure_token_data()
     with tempfile.TemporaryDirectory(prefix="chunker-mutants-") as folder:
         copy = repository_copy(Path(folder))
         package = copy / "chunker_py"

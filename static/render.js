@@ -94,20 +94,17 @@ const rows = (tbody, json, tokensAt = -1, kept = 0) => {
   }, kept);
 };
 
-// damage: {"<chunk index>": "words", ...} for every chunk shown; sets the damage words of
-// preview items and table rows in place (their other content stays as it is).
-const damage = (list, tbody, json) => {
+// damage: {"<chunk index>": "words", ...} for every chunk a list shows (the preview's
+// items or the records' rows); sets their damage words in place (their other content
+// stays as it is).
+const damage = (parent, json) => {
   const words = JSON.parse(json);
-  for (const node of list.querySelectorAll(":scope > li[data-index]")) {
+  for (const node of parent.querySelectorAll(":scope > [data-index]")) {
     const text = words[node.dataset.index] || "";
-    const slot = node.querySelector(".chunk-damage");
+    const slot = node.querySelector(".chunk-damage, .damage-cell");
     slot.textContent = text;
-    slot.hidden = !text;
+    if (slot.classList.contains("chunk-damage")) slot.hidden = !text;
     node.classList.toggle("damaged", Boolean(text));
-  }
-  for (const row of tbody.querySelectorAll(":scope > tr[data-index]")) {
-    row.querySelector(".damage-cell").textContent = words[row.dataset.index] || "";
-    row.classList.toggle("damaged", Boolean(words[row.dataset.index]));
   }
 };
 

@@ -224,6 +224,9 @@ def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> l
     separator cannot overlap itself (then matching from any start finds the same ones)."""
     width = len(separator)
     if not _self_overlapping(separator):
+        # the whole text's occurrences: no range starts at -1, so this key never meets
+        # _bounds' (start, end, ...) keys whatever its second number (a sampled mutant
+        # making it +1 is equivalent)
         key = (-1, -1, separator, False)
         occurrences = index.pieces.get(key)
         if occurrences is None:

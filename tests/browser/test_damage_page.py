@@ -125,3 +125,25 @@ def test_typing_stays_correct_while_the_comparison_is_computed(app: App) -> None
         "rows => rows.map(r => r.cells[1].textContent)"
     )
     assert counts == [f"{r.count:,}" for r in compare(text, settings)]
+
+
+def test_damage_words_stay_with_their_chunks_when_the_lists_are_redrawn(app: App) -> None:
+    """The preview and the records draw the damage words from their own view, so items
+    drawn after the damage pass (Show all, Show whitespace) get theirs too."""
+    settings = app.configure(DOC, mode="fixed", size=4, overlap=0)
+    wait_after_paint(app)
+    damage = analyse(DOC, settings).damage
+    assert damage is not None
+    expected = ["; ".join(c.describe()) for c in damage.chunks]
+    assert len(expected) > 60 and all(expected)  # more than the preview lists at first
+    preview_words = "items => items.map(i => i.querySelector('.chunk-damage').textContent)"
+    items = app.page.locator("#preview-list li.chunk")
+    expect(items).to_have_count(60)
+    app.page.get_by_role("button", name=f"Show all {len(expected)} chunks").click()
+    expect(items).to_have_count(len(expected))
+    assert items.evaluate_all(preview_words) == expected
+    app.page.get_by_label("Show whitespace").check()
+    expect(app.page.locator("#preview-list .ws").first).to_be_attached()
+    assert items.evaluate_all(preview_words) == expected
+    records_words = "rows => rows.map(r => r.lastElementChild.textContent)"
+    assert app.page.locator("#records-body tr").evaluate_all(records_words) == expected

@@ -39,12 +39,35 @@ COUNTED = "Page._drive.<locals>.step counted"  # the edit's tokens, counted in s
 PASTE_SEEN = """(el, v) => {
     el.value = v;
     el.dispatchEvent(new Event('input', { bubbles: true }));
-    const text = (id) => document.getElementById(id).textContent;
-    return { status: text('readiness-status'), bar: text('result-bar'),
-             state: document.getElementById('app').dataset.state,
-             dimmed: getComputedStyle(document.querySelector('.results > .panel:not(.readiness)'))
-                 .opacity };
+    return window.__ciSnap();
 }"""
+
+# From now on, what the page shows after each task that changed it (a MutationObserver
+# on #app, whose callback runs once the task's changes are done, before they are
+# painted): readiness, the result bar, the state, Export's buttons, the dimming.
+RECORD_SHOWN = """() => {
+    const text = (id) => document.getElementById(id).textContent;
+    const off = (id) => document.getElementById(id).disabled;
+    window.__ciSnap = () => ({
+        status: text('readiness-status'), bar: text('result-bar'),
+        state: document.getElementById('app').dataset.state,
+        exportOff: ['download-jsonl', 'download-csv', 'copy-jsonl', 'copy-csv'].every(off),
+        dimmed: Number(getComputedStyle(
+            document.querySelector('.results > .panel:not(.readiness)')).opacity) < 1,
+    });
+    if (window.__ciShownObserver) window.__ciShownObserver.disconnect();
+    window.__ciShown = [];
+    window.__ciShownObserver = new MutationObserver(() => window.__ciShown.push(window.__ciSnap()));
+    window.__ciShownObserver.observe(document.getElementById('app'),
+        { subtree: true, attributes: true, childList: true, characterData: true });
+}"""
+
+# the delay before "Counting tokens…" set for one test (the page's own is 200 ms): what is
+# shown must not depend on how fast a busy machine runs the count
+DELAY = """
+import inspector
+inspector.PENDING_STATUS_DELAY_MS = {ms}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +153,28 @@ def _expected(text: str, mode: str = "token-window") -> dict[str, Any]:
     }
 
 
+def _until_ready(app: App, since: int) -> list[dict[str, Any]]:
+    """Wait for the edit's result and the work after it; what was shown meanwhile."""
+    app.page.wait_for_function(
+        "(n) => window.__ciStates.slice(n).includes('ready')", arg=since, timeout=180_000
+    )
+    app.page.wait_for_selector('#app[data-comparison="ready"]', state="attached",
+                               timeout=180_000)  # fmt: skip
+    shown: list[dict[str, Any]] = app.page.evaluate("() => window.__ciShown")
+    return shown
+
+
+def _never_stale(shown: list[dict[str, Any]], expected: dict[str, Any]) -> None:
+    """Until the edit's result is shown the page is busy and offers nothing to download or
+    copy; the first result shown as ready is the new text's, equal to chunker_py's."""
+    ready = next(i for i, s in enumerate(shown) if s["state"] == "ready")
+    before = shown[:ready]
+    assert all(s["state"] == "busy" and s["exportOff"] for s in before), before
+    assert shown[ready]["bar"] == expected["bar"], shown[ready]
+    assert shown[ready]["status"] == "Ready" and not shown[ready]["dimmed"], shown[ready]
+    assert not shown[-1]["exportOff"], shown[-1]
+
+
 @pytest.mark.parametrize(
     ("mode", "make", "doing"),
     [
@@ -143,22 +188,28 @@ def test_an_edits_long_work_runs_in_steps(probed: App, mode: str, make: Any, doi
     """Issue 18, defect 8: Token window mode's edit on 20,000 code points of ZWJ emoji or
     letters without a space merged every token in the edit's task (250-970 ms under load);
     Markdown structure mode's edit parsed a 2,000-row table in it. That work now runs one
-    step per task after the paint, the previous results dimmed under what is being done;
-    then the result, equal to chunker_py's. (The texts are new to the page's caches.)"""
+    step per task after the paint. At once the page is busy and Export offers nothing;
+    once the delay has passed (1 ms here) readiness says what is being done, over the
+    previous results dimmed; then the result, equal to chunker_py's. (The texts are new
+    to the page's caches.)"""
     probed.choose(MODES[mode].label)
     show(probed, PROSE[:-2])
     text = make()
     since = probed.page.evaluate("() => window.__ciStates.length")
-    probed.python("PROBE.clear()")
-    seen = probed.source.evaluate(PASTE_SEEN, text)
-    assert seen["status"] == doing and seen["state"] == "busy", seen
-    assert seen["bar"].startswith(doing), seen
-    assert float(seen["dimmed"]) < 1, "the previous text's results are not dimmed"
-    probed.page.wait_for_function(
-        "(n) => window.__ciStates.slice(n).includes('ready')", arg=since, timeout=180_000
-    )
-    probed.page.wait_for_selector('#app[data-comparison="ready"]', state="attached",
-                                  timeout=180_000)  # fmt: skip
+    probed.python("PROBE.clear()\n" + DELAY.format(ms=1))
+    try:
+        probed.page.evaluate(RECORD_SHOWN)
+        seen = probed.source.evaluate(PASTE_SEEN, text)
+        # the paste's own task: busy, nothing to download, no status yet (no flash)
+        assert seen["status"] == "Ready" and seen["state"] == "busy", seen
+        assert seen["exportOff"] and not seen["dimmed"], seen
+        shown = _until_ready(probed, since)
+    finally:
+        probed.python(DELAY.format(ms=200))
+    pending = [s for s in shown if s["status"] == doing]
+    assert pending, f"{doing!r} never shown: {shown}"
+    assert all(s["bar"].startswith(doing) and s["dimmed"] for s in pending), pending
+    _never_stale(shown, _expected(text, mode))
     steps = probed.python("[list(step) for step in PROBE]")
     assert isinstance(steps, list)
     counted = [s for s in steps if s[0] == COUNTED]
@@ -166,6 +217,53 @@ def test_an_edits_long_work_runs_in_steps(probed: App, mode: str, make: Any, doi
     rows = probed.page.locator("#compare-body tr").count()
     assert problems({"steps": steps}, rows) == []
     assert _shown(probed) == _expected(text, mode)
+
+
+# the Page whose edit counted in steps, kept in PAGES (to read its status timer)
+KEEP_PAGE = """
+import inspector
+PAGES = []
+_plain_count_first = inspector.Page._count_first
+
+
+def _count_first_kept(self, *args):
+    PAGES.append(self)
+    _plain_count_first(self, *args)
+
+
+inspector.Page._count_first = _count_first_kept
+"""
+PLAIN_COUNT_FIRST = "inspector.Page._count_first = _plain_count_first"
+
+
+def test_a_count_that_ends_within_the_delay_never_shows_the_pending_status(
+    probed: App,
+) -> None:
+    """Typing in a long emoji text in Token window mode: each keystroke's count takes a few
+    steps, and flashed "Counting tokens…" and the dimming. A count that ends before the
+    delay (a minute here, whatever the machine's load) shows neither, at no point; the
+    timer is cancelled with the result; the old text's records are never offered."""
+    probed.choose(MODES["token-window"].label)
+    show(probed, PROSE[:-5])
+    text = "brief " + emoji()[:1_000]  # new to the caches; a few steps
+    since = probed.page.evaluate("() => window.__ciStates.length")
+    probed.python("PROBE.clear()\n" + DELAY.format(ms=60_000) + KEEP_PAGE)
+    try:
+        probed.page.evaluate(RECORD_SHOWN)
+        seen = probed.source.evaluate(PASTE_SEEN, text)
+        assert seen["state"] == "busy" and seen["exportOff"], seen
+        shown = _until_ready(probed, since)
+        timer = probed.python("[getattr(page, 'status_timer', None) is None for page in PAGES]")
+    finally:
+        probed.python(DELAY.format(ms=200) + PLAIN_COUNT_FIRST)
+    steps = probed.python("[list(step) for step in PROBE]")
+    assert isinstance(steps, list)
+    assert len([s for s in steps if s[0] == COUNTED]) >= 2, [s[0] for s in steps]
+    flashed = [s for s in shown if s["status"] != "Ready" or s["dimmed"]]
+    assert flashed == [], flashed
+    assert timer == [True], timer  # one edit counted in steps, its timer gone
+    _never_stale(shown, _expected(text))
+    assert _shown(probed) == _expected(text)
 
 
 # once a step of the edit's token counting has run, the text in window.__ciNewer is pasted
@@ -202,7 +300,8 @@ def test_a_newer_edit_drops_the_token_counting_of_an_older_one(probed: App) -> N
     older = "older " + emoji()[9:]  # a piece of its own (not the one above)
     newer = PROSE[:-4]
     probed.page.evaluate(PASTE_NEWER, newer)
-    probed.python("PROBE.clear()\n" + PASTE_MID_COUNT)
+    probed.python("PROBE.clear()\n" + PASTE_MID_COUNT + KEEP_PAGE)
+    probed.page.evaluate(RECORD_SHOWN)
     probed.source.evaluate(PASTE_SEEN, older)
     probed.page.wait_for_function(
         "(text) => document.getElementById('source-text').value === text", arg=newer,
@@ -217,4 +316,10 @@ def test_a_newer_edit_drops_the_token_counting_of_an_older_one(probed: App) -> N
     second = names.index(UPDATE, 1)
     assert COUNTED in names[:second], names  # it had started
     assert COUNTED not in names[second:], names
+    # the older edit's "Counting tokens…" timer went with it (its status, if it came
+    # first, never stays over the newer result)
+    timer = probed.python("[page.status_timer is None for page in PAGES]")
+    probed.python(PLAIN_COUNT_FIRST)
+    assert timer == [True], timer
+    _never_stale(probed.page.evaluate("() => window.__ciShown"), _expected(newer))
     assert _shown(probed) == _expected(newer)

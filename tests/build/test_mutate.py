@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from sitebuild import mutate
 from sitebuild.mutate import (
     RELATED,
+    TIMED_OUT,
     SiteMutant,
+    first_failure,
     flip,
     mutation_sites,
     related_tests,
@@ -69,3 +74,20 @@ def test_every_folder_of_the_package_has_existing_related_tests_its_own_first() 
             assert chosen[0] == f"tests/core/{folder}"
     top = SiteMutant("chunker_py/__main__.py", 1, 0, "+", "-")
     assert related_tests(top) == ["tests/core"]
+
+
+def test_tests_that_never_end_count_as_timed_out_and_failures_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A mutant that makes a loop endless must not stall the run (seed 2604 hung on a
+    binary search whose bound no longer moved)."""
+    (tmp_path / "test_endless.py").write_text(
+        "def test_endless():\n    while True:\n        pass\n"
+    )
+    (tmp_path / "test_fails.py").write_text("def test_fails():\n    assert 1 == 2\n")
+    (tmp_path / "test_passes.py").write_text("def test_passes():\n    assert 1 == 1\n")
+    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 5)
+    assert first_failure(tmp_path, ["test_endless.py"]) == TIMED_OUT
+    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 600)  # pytest's start on a busy machine
+    assert first_failure(tmp_path, ["test_fails.py"]) == "test_fails.py::test_fails"
+    assert first_failure(tmp_path, ["test_passes.py"]) is None

@@ -130,3 +130,21 @@ def test_every_setting_error_is_a_chunker_error_and_a_value_error() -> None:
         Settings(chunk_size=0)
     with pytest.raises(ValueError):
         Settings(chunk_size=0)
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(),
+        Settings(chunk_size=200, chunk_overlap=20, mode="sentence"),
+        Settings(separators=("\n", " "), heading_level=2, source_name="a.md"),
+    ],
+)
+def test_repr_names_only_what_differs_from_the_defaults_and_rebuilds_them(
+    settings: Settings,
+) -> None:
+    shown = repr(settings)
+    named = {key for key, value in settings.items() if value != Settings().get(key)}
+    assert all(f"{key}=" in shown for key in named)
+    assert shown.count("=") == len(named)
+    assert eval(shown, {"Settings": Settings}) == settings

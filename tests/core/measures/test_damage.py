@@ -286,6 +286,18 @@ def test_describe_says_the_damage_in_words() -> None:
     assert d.damaged == 2
 
 
+def test_describe_says_a_split_character_at_one_or_both_edges() -> None:
+    # e + COMBINING ACUTE ACCENT is one grapheme cluster: each inner edge splits one
+    text = "xe\u0301ye\u0301z"
+    d = spans_damage(text, [(0, 2), (2, 5), (5, 7)], chunk_size=3, chunk_overlap=0)
+    split = [[w for w in c.describe() if "character" in w] for c in d.chunks]
+    assert split == [
+        ["splits a character (grapheme cluster)"],
+        ["splits a character (grapheme cluster) at both edges"],
+        ["splits a character (grapheme cluster)"],
+    ]
+
+
 def test_an_unusable_result_has_no_damage() -> None:
     assert analyse("", Settings()).damage is None
 
