@@ -380,6 +380,13 @@ class EvidencePanel:
         source = self.result.settings.source_name or None
         return "".join(json_line(r.as_json(source)) + "\n" for r in self.found.results)
 
+    def pending(self) -> None:
+        """A new result is shown and its figures are not found yet: the previous text's
+        figures are never offered for download as this one's (the button comes back when
+        ``work`` has found them)."""
+        self.found = None
+        by_id("evidence-download").disabled = True
+
     def _download_figures(self) -> None:
         if self.found is None:
             self._say("There are no figures to download.", problem=True)
@@ -418,6 +425,7 @@ class EvidencePanel:
         if result is not None:
             found = yield from evidence_steps(result, self.questions)
         self.found = found
+        by_id("evidence-download").disabled = found is None
         self.on_found(result, found)
         by_id("evidence-count").textContent = (
             f"{len(self.questions)} question(s)" if self.questions else "No questions yet"

@@ -475,6 +475,7 @@ class Page:
         # page has been busy for PENDING_STATUS_DELAY_MS since the first edit still not
         # shown: a newer edit keeps that timer, the result shown cancels it.
         self.export.show(None)
+        self.evidence.pending()
         self.copy_code.show(chosen)
         if by_id("readiness").dataset.status == "counting":
             self._pending_status()  # already said: say what the newer edit does
@@ -549,6 +550,7 @@ class Page:
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
+        self.evidence.pending()
         self.root.dataset.evidence = "pending"
         self.root.dataset.evidenceComparison = "pending"
         self._later(result, chart_job)

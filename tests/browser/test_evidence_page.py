@@ -414,3 +414,32 @@ def test_the_size_trade_offs_chart_says_the_evidence_kept_whole_per_size(fresh: 
     expect(description).not_to_contain_text("Evidence kept whole")
     bars = fresh.page.locator("#tradeoff-chart .bartext").all_text_contents()
     assert not any("whole" in b for b in bars), bars
+
+
+def test_an_edit_never_offers_the_previous_texts_figures(fresh: App, tmp_path: Path) -> None:
+    """From the task that shows a new text's result until its evidence is found, "Download
+    figures (JSONL)" is disabled (the old figures are not this text's); then it offers the
+    new text's figures, equal to the command line's."""
+    fresh.page.evaluate(
+        """() => {
+            const app = document.getElementById("app");
+            const button = document.getElementById("evidence-download");
+            window.__evidenceSeen = [];
+            new MutationObserver(() => window.__evidenceSeen.push(
+                [app.dataset.evidence, button.disabled]
+            )).observe(app, {attributes: true, attributeFilter: ["data-evidence"]});
+        }"""
+    )
+    edited = "Note. " + SAMPLE  # every offset after it moves: the old figures are not these
+    fresh.fill("Source text", edited)
+    evidence_ready(fresh)
+    seen = fresh.page.evaluate("() => window.__evidenceSeen")
+    assert ["pending", True] in seen
+    assert ["pending", False] not in seen
+    assert seen[-1] == ["ready", False]
+    _name, figures = fresh.download("Download figures (JSONL)")
+    text = tmp_path / "edited.txt"
+    text.write_bytes(edited.encode("utf-8"))
+    questions = tmp_path / "questions.csv"
+    questions.write_bytes(fresh.download("Export CSV")[1])  # carried to the edited text
+    assert figures == cli(str(text), "--questions", str(questions), "--format", "evidence")
