@@ -76,7 +76,7 @@ def test_a_module_outside_stdlib_zip_brings_the_whole_standard_library(
 def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_it(
     site, new_app
 ) -> None:
-    app = new_app()
+    app = new_app(link="measured")  # the throttled link, as snapshot.js measures it
     finished: list[tuple[str, float]] = []  # downloads that arrived (url, start, ms since 1970)
     app.page.on("requestfinished", lambda r: finished.append((r.url, r.timing["startTime"])))
     throttle(app, 5)
