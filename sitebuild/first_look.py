@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import html
-import json
-import subprocess
 import tempfile
 from pathlib import Path
 
 from sitebuild.npm import npm_package
-from sitebuild.paths import CACHE, ROOT, STATIC
+from sitebuild.paths import CACHE, STATIC
 from sitebuild.pypi import sha256_hex
-from sitebuild.shell import log
+from sitebuild.shell import log, run_node
 
 RENDERER = Path(__file__).with_name("first_look.mjs")
 HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
@@ -52,14 +50,9 @@ def render_panels(bundle: bytes, index_html: str, text: str | None = None) -> di
             "panels": list(PANELS),
             "text": text,
         }
-        recipe_path = Path(tmp) / "recipe.json"
-        recipe_path.write_text(json.dumps(recipe), "utf-8")
-        result = subprocess.run(
-            ["node", str(RENDERER), str(recipe_path)], cwd=ROOT, capture_output=True, text=True
+        rendered: dict[str, object] = run_node(
+            RENDERER, recipe, Path(tmp), "rendering the first look"
         )
-    if result.returncode != 0:
-        raise SystemExit(f"rendering the first look failed:\n{result.stderr[-4000:]}")
-    rendered: dict[str, object] = json.loads(result.stdout)
     return rendered
 
 

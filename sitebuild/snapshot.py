@@ -17,7 +17,6 @@ import gzip
 import hashlib
 import io
 import json
-import subprocess
 import tempfile
 import zipfile
 from collections.abc import Iterable
@@ -33,9 +32,9 @@ from sitebuild.bundle import (
     top_level_names,
 )
 from sitebuild.npm import npm_package, pyodide_python_version
-from sitebuild.paths import CACHE, ROOT
+from sitebuild.paths import CACHE
 from sitebuild.pypi import runtime_requirements, sha256_hex
-from sitebuild.shell import log
+from sitebuild.shell import log, run_node
 from sitebuild.vendor import PYODIDE_FILES
 
 MAKER = Path(__file__).with_name("snapshot_maker.mjs")
@@ -165,14 +164,7 @@ def make_snapshot(
             "finders": FINDERS,
             "record": record,
         }
-        config_path = Path(tmp) / "recipe.json"
-        config_path.write_text(json.dumps(config), "utf-8")
-        result = subprocess.run(
-            ["node", str(MAKER), str(config_path)], cwd=ROOT, capture_output=True, text=True
-        )
-        if result.returncode != 0:
-            raise SystemExit(f"making the start-up snapshot failed:\n{result.stderr[-4000:]}")
-        report = json.loads(result.stdout)
+        report = run_node(MAKER, config, Path(tmp), "making the start-up snapshot")
         if record:
             return b"", report
         log(f"snapshot: imported {len(report['imported'])} modules")
