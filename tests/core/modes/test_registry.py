@@ -248,9 +248,10 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
     copy = package_with_fake_mode(tmp_path)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(copy), str(ROOT)])}
 
-    def cli_of_copy(*args: str, stdin: str | None = None) -> str:
+    def run_in_copy(*argv: str, stdin: str | None = None) -> str:
+        """The stdout of Python run with the copy first on its path."""
         return subprocess.run(
-            [sys.executable, "-m", "chunker_py", *args],
+            [sys.executable, *argv],
             input=stdin,
             capture_output=True,
             text=True,
@@ -258,6 +259,9 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
             check=True,
             cwd=tmp_path,
         ).stdout
+
+    def cli_of_copy(*args: str, stdin: str | None = None) -> str:
+        return run_in_copy("-m", "chunker_py", *args, stdin=stdin)
 
     shown = cli_of_copy("--help")
     shown = " ".join(shown.split())
@@ -270,14 +274,7 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
         "efgh",
         "ij",
     ]
-    result = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(CHECK)],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-        cwd=tmp_path,
-    ).stdout
+    result = run_in_copy("-c", textwrap.dedent(CHECK))
     out = json.loads(result.split("RESULT ", 1)[1])
     assert "mode=fake" in out["link"] and "stride=5" in out["link"]
     assert out["round_trip"] is True
