@@ -31,7 +31,7 @@ from ..measures.evidence import Question
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer
 from .cluster import cut_on_dask
-from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut_corpus
+from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut, cut_corpus, cut_encoded
 from .questions import questions_for, read_questions
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
@@ -257,11 +257,16 @@ def _check_dependencies(tokenizers: set[str]) -> None:
 
 
 def execute(
-    argv: Sequence[str] | None, write: Callable[[str], None], report: Callable[[str], None]
+    argv: Sequence[str] | None,
+    write: Callable[[str], None],
+    report: Callable[[str], None],
+    *,
+    write_bytes: Callable[[bytes], None] | None = None,
 ) -> int:
     """Run the command line: output through ``write`` file by file, messages about refused
     files through ``report``. Return 0, or 1 when any file was refused; raise
-    ``ChunkerError`` on bad settings (nothing written then)."""
+    ``ChunkerError`` on bad settings (nothing written then). With ``write_bytes``, each
+    file's output goes through it in UTF-8 instead (worker processes encode it)."""
     args = _parser().parse_args(argv)
     settings = _settings(args)
     rules = _rules(args.rules)
@@ -318,11 +323,12 @@ def execute(
         refused = stream_files(tasks, output, write, report, buffer_size)
         return 1 if refused or tally.skipped else 0
     local = jobs > 1 and not args.dask
+    cutter = cut_encoded if local and write_bytes is not None else cut
     with LocalPool(jobs) if local else nullcontext() as pool:
         results = (
             cut_on_dask(args.dask, tasks, output)
             if args.dask
-            else cut_corpus(tasks, output, pool, ahead=2 * jobs)
+            else cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
         )
         for done in results:
             tally.add(done)
@@ -330,7 +336,10 @@ def execute(
                 progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
             elif done.error is not None:
                 report(f"{done.error} Skipped.")
-            write(done.text)
+            if write_bytes is None:
+                write(done.text)
+            else:
+                write_bytes(done.utf8())
             if progress is not None:
                 progress.update(done.size)
                 progress.set_description(f"{tally.files + tally.skipped}/{len(sources)} files")
@@ -379,14 +388,17 @@ def _read(path: str) -> bytes:
 
 def main(argv: Sequence[str] | None = None) -> int:
     def write(text: str) -> None:
-        sys.stdout.buffer.write(text.encode("utf-8"))
+        write_bytes(text.encode("utf-8"))
+
+    def write_bytes(data: bytes) -> None:
+        sys.stdout.buffer.write(data)
         sys.stdout.flush()
 
     def report(message: str) -> None:
         print(f"chunker_py: {message}", file=sys.stderr)
 
     try:
-        return execute(argv, write, report)
+        return execute(argv, write, report, write_bytes=write_bytes)
     except ChunkerError as exc:
         report(exc.message)
         return 2
