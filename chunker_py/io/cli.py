@@ -29,7 +29,7 @@ from ..engine.limits import (
 )
 from ..measures.evidence import Question
 from ..modes.registry import MODES, comparison_rows
-from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer
+from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
 from .cluster import cut_on_dask
 from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut, cut_corpus, cut_encoded
 from .questions import questions_for, read_questions
@@ -75,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         metavar="PATH",
         help="count with a Hugging Face tokenizer.json instead of --tokenizer (read here, "
         "never sent anywhere; never put in a share link)",
+    )
+    p.add_argument(
+        "--tiktoken",
+        action="store_true",
+        help="count cl100k_base and o200k_base tokens with the tiktoken package (pip install "
+        "tiktoken): the same counts as the default pure-Python ones, in less time",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -316,6 +322,8 @@ def execute(
                 f"The questions file {args.questions}" if len(sources) == 1 else None,
             )
         )
+    if args.tiktoken:
+        use_tiktoken()
     _check_dependencies({t.settings.tokenizer for t in tasks})
     jobs = min(_jobs(args), len(tasks))
     progress = _progress(sources, args.quiet)
