@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..config.links import settings_from_fragment
 from ..config.settings import FIELDS, Settings, parse_settings
@@ -27,16 +27,16 @@ from ..engine.limits import (
     MAX_QUESTIONS,
     MAX_QUESTIONS_BYTES,
 )
-from ..measures.evidence import Question
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
-from .cluster import cut_on_dask
 from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut, cut_corpus, cut_encoded
-from .questions import questions_for, read_questions
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
 from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
 from .stream import DEFAULT_BUFFER_SIZE, check_stream_run, stream_files
+
+if TYPE_CHECKING:  # the Evidence check and Dask load only for a run that uses them
+    from ..measures.evidence import Question
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -223,6 +223,8 @@ def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
                 field="questions",
             )
         return None
+    from .questions import read_questions
+
     return read_questions(
         _read(args.questions),
         name=f"The questions file {args.questions}",
@@ -309,6 +311,8 @@ def execute(
         stdin = source.path == STDIN
         questions = None
         if asked is not None:  # a question's corpus_id picks its file
+            from .questions import questions_for
+
             questions = tuple(questions_for(asked, source.path, source.name))
         tasks.append(
             Task(
@@ -333,11 +337,12 @@ def execute(
     local = jobs > 1 and not args.dask
     cutter = cut_encoded if local and write_bytes is not None else cut
     with LocalPool(jobs) if local else nullcontext() as pool:
-        results = (
-            cut_on_dask(args.dask, tasks, output)
-            if args.dask
-            else cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
-        )
+        if args.dask:
+            from .cluster import cut_on_dask
+
+            results = cut_on_dask(args.dask, tasks, output)
+        else:
+            results = cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
         for done in results:
             tally.add(done)
             if done.error is not None and progress is not None:
