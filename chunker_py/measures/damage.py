@@ -33,7 +33,7 @@ from typing import Any, NamedTuple
 
 from ..config.settings import Settings
 from ..engine.index import TextIndex, per_text
-from ..engine.sizer import CodePoints, Sizer
+from ..engine.sizer import Sizer
 from ..engine.spans import Span
 from ..text.blocks import Block, markdown_outline, markdown_tokens
 from ..text.graphemes import Graphemes
@@ -273,7 +273,7 @@ def assess(
     table_rows = [_Table(text, t) for t in outline.tables]
 
     skip, skip_back, boundary = index.skip_space, index.skip_space_back, graphemes.is_boundary
-    length = None if isinstance(sizer, CodePoints) else sizer.length
+    length = None if sizer.per_code_point else sizer.length  # code points: end - start
     clean = ChunkDamage()  # shared by every undamaged chunk (most of them)
     chunks = []
     for i, (start, end, _whole, meta) in enumerate(spans):
