@@ -10,7 +10,7 @@ Prints, as medians of interleaved rounds:
   of 2 over 1, and peak resident memory for the corpus and for twice as many files;
 - with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output).
 
-    python bench/bench_corpus.py [--quick] [--files N] [--rounds R]
+    python bench/bench_corpus.py [--quick] [--files N] [--rounds R] [--unique]
 """
 
 from __future__ import annotations
@@ -48,9 +48,11 @@ REAL = [
 ]
 
 
-def write_corpus(folder: Path, files: int, size: int, seed: int = 0) -> int:
+def write_corpus(folder: Path, files: int, size: int, seed: int = 0, unique: bool = False) -> int:
     """``files`` documents: the real ones as they are, then generated ones of about
-    ``size`` code points, made of shuffled real paragraphs. Returns the bytes written."""
+    ``size`` code points, made of shuffled real paragraphs (``unique``: each with its words
+    shuffled too, so chunks, and their token counts, do not repeat). Returns the bytes
+    written."""
     rng = random.Random(seed)
     real = [p for p in REAL if p.is_file()]
     paragraphs = [
@@ -64,7 +66,12 @@ def write_corpus(folder: Path, files: int, size: int, seed: int = 0) -> int:
         else:
             parts: list[str] = []
             while sum(map(len, parts)) < size:
-                parts.append(rng.choice(paragraphs))
+                paragraph = rng.choice(paragraphs)
+                if unique:
+                    words = paragraph.split(" ")
+                    rng.shuffle(words)
+                    paragraph = " ".join(words)
+                parts.append(paragraph)
             data = "\n\n".join(parts).encode()
             name = f"generated/{n // 10:02d}/doc{n:04d}.md"
         path = folder / name
@@ -131,14 +138,17 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=80)
     parser.add_argument("--size", type=int, default=60_000, help="generated file size")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--unique", action="store_true", help="shuffle each generated paragraph's words too"
+    )
     args = parser.parse_args()
     files, size, rounds = args.files, args.size, args.rounds
     if args.quick:
         files, size, rounds = 30, 20_000, 2
     with tempfile.TemporaryDirectory() as tmp:
         folder, double = Path(tmp) / "corpus", Path(tmp) / "double"
-        total = write_corpus(folder, files, size)
-        write_corpus(double, 2 * files, size)
+        total = write_corpus(folder, files, size, unique=args.unique)
+        write_corpus(double, 2 * files, size, unique=args.unique)
         paths = corpus_files(folder)
         print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
         chunks = ours(paths)  # warm: token data loaded, code compiled
