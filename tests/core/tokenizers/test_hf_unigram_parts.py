@@ -131,6 +131,9 @@ long_texts = st.lists(
     st.one_of(
         st.sampled_from(SENTENCES),
         st.text(alphabet="".join(SENTENCES) + "昼散混\u3000", min_size=1, max_size=30),
+        # composed by NFKC across what would be a chunk's edge: kana and a voicing mark,
+        # conjoining jamo, a letter and an accent
+        st.sampled_from(["か\u3099", "\u1100\u1161\u11a8", "e\u0301", "\u3000\u3000 "]),
     ),
     min_size=4,
     max_size=40,
@@ -193,3 +196,17 @@ def test_parts_keep_the_one_pass_path_under_edits(
             word = word[:at] + char + word[at + 1 :]
             assert model.tokenize(word) == one_pass(model, word)
             assert model.count(word) == len(one_pass(model, word))
+
+
+@pytest.mark.parametrize(("normalizer", "byte_fallback"), PIPELINES)
+@pytest.mark.parametrize("joined", ["か\u3099", "\u1100\u1161\u11a8", "e\u0301", "\u3000\u3000"])
+def test_what_the_normalizer_joins_is_never_cut(
+    normalizer: str, byte_fallback: bool, joined: str
+) -> None:
+    """A sequence the normalizer composes (or whose spaces Replace joins) at every offset
+    around where a chunk could end."""
+    reference, ours = pipeline(normalizer, byte_fallback)
+    for before in range(40, 60):
+        text = "今日" * (before // 2) + "は" * (before % 2) + joined + "天気" * 60
+        expected = len(reference.encode(text, add_special_tokens=False).ids)
+        assert ours.count(text) == expected, (normalizer, byte_fallback, text)
