@@ -14,10 +14,12 @@ import ast
 import functools
 import io
 import random
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -162,8 +164,33 @@ def function_lines(source: str) -> set[int]:
     return lines
 
 
-def mutation_sites(package: Path) -> list[SiteMutant]:
-    """Every site a sampled mutant may flip, in file and line order."""
+# A site shown to be equivalent (the flip cannot change what the package does) says so in a
+# comment, on its own line or in the comment lines right above it:
+#     # mutation: equivalent 256 -> 257 — any window finds the same last whitespace
+# names the flip ("<original> -> <mutated>"; "@2" after it picks the 2nd such token of the
+# line), then why. The sampler never draws a marked site, so a run measures what is left.
+EQUIVALENT = re.compile(r"#\s*mutation: equivalent (\S+) -> (\S+?)(?:@(\d+))?(?:\s|$)")
+
+
+def equivalent_flips(source: str) -> set[tuple[int, str, str, int]]:
+    """(line, original, mutated, nth) of each flip marked equivalent; nth 0: every such
+    token of the line."""
+    lines = source.splitlines()
+    marked: set[tuple[int, str, str, int]] = set()
+    pending: list[tuple[str, str, int]] = []
+    for number, line in enumerate(lines, start=1):
+        found = [(m[1], m[2], int(m[3] or 0)) for m in EQUIVALENT.finditer(line)]
+        if line.lstrip().startswith("#"):
+            pending += found
+            continue
+        marked.update((number, *flip) for flip in pending + found)
+        pending = []
+    return marked
+
+
+def mutation_sites(package: Path, skip_equivalent: bool = True) -> list[SiteMutant]:
+    """Every site a sampled mutant may flip, in file and line order, less those marked
+    equivalent (unless ``skip_equivalent`` is False)."""
     sites = []
     for path in package_sources(package):
         if path.suffix != ".py":
@@ -173,16 +200,29 @@ def mutation_sites(package: Path) -> list[SiteMutant]:
         if not inside:  # e.g. a generated table: nothing to draw, and slow to tokenize
             continue
         name = path.relative_to(package.parent).as_posix()
+        marked = equivalent_flips(source) if skip_equivalent else set()
+        seen: dict[tuple[int, str], int] = {}
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             mutated = flipped(token.type, token.string)
-            if mutated is not None and token.start[0] in inside:
-                sites.append(SiteMutant(name, *token.start, token.string, mutated))
+            line = token.start[0]
+            if mutated is None or line not in inside:
+                continue
+            nth = seen[line, token.string] = seen.get((line, token.string), 0) + 1
+            if {(line, token.string, mutated, 0), (line, token.string, mutated, nth)} & marked:
+                continue
+            sites.append(SiteMutant(name, *token.start, token.string, mutated))
     return sites
+
+
+def excluded_sites(package: Path) -> int:
+    """How many sites the equivalence markers keep out of the draw."""
+    return len(mutation_sites(package, skip_equivalent=False)) - len(mutation_sites(package))
 
 
 def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) -> list[SiteMutant]:
     """``count`` of ``sites`` (mutation_sites(package)) drawn with ``seed`` (the same code
-    and seed give the same sites) whose flip still compiles, in file order."""
+    and seed give the same sites) whose flip still compiles, in the draw's (shuffled)
+    order, so a run cut short is still a fair sample of the whole package."""
     rng = random.Random(seed)
     chosen: list[SiteMutant] = []
     for site in rng.sample(sites, len(sites)):
@@ -194,7 +234,7 @@ def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) 
         except SyntaxError:
             continue
         chosen.append(site)
-    return sorted(chosen, key=lambda s: (s.path, s.line, s.column))
+    return chosen
 
 
 def flip(source: str, site: SiteMutant) -> str:
@@ -275,21 +315,23 @@ def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
     survivors' names. Raises SystemExit when a killing test fails without the mutant too."""
     survivors = []
     for site in sites:
+        began = time.monotonic()
         path, text = apply_site(copy / "chunker_py", site)
         try:
             failed = first_failure(copy, related_tests(site))
         finally:
             path.write_text(text, "utf-8")
+        took = f"[{time.monotonic() - began:.0f} s]"
         if failed is None:
             survivors.append(site.name)
-            print(f"SURVIVED  {site.name}", flush=True)
+            print(f"SURVIVED  {site.name}  {took}", flush=True)
             continue
         if failed == TIMED_OUT:
-            print(f"killed    {site.name}  (its tests ran over {MUTANT_TIMEOUT_S} s)", flush=True)
+            print(f"killed    {site.name}  (ran over {MUTANT_TIMEOUT_S} s) {took}", flush=True)
             continue
         if failed.startswith("(") or first_failure(copy, [failed]) is not None:
             raise SystemExit(f"{failed} fails without any mutant too: fix it first")
-        print(f"killed    {site.name}  by {failed}", flush=True)
+        print(f"killed    {site.name}  by {failed}  {took}", flush=True)
     return survivors
 
 
@@ -318,7 +360,8 @@ def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
         if sample:
             every = mutation_sites(package)
             sites = sample_sites(package, sample, seed, every)
-            log(f"{len(sites)} of {len(every)} sites, seed {seed}")
+            excluded = excluded_sites(package)
+            log(f"{len(sites)} of {len(every)} sites, seed {seed} ({excluded} marked equivalent)")
             if names:  # e.g. one survivor again: mutate --sample 16 --seed 17 engine/index.py:102
                 sites = [s for s in sites if any(n in s.name for n in names)]
             return report(len(sites), sampled_run(copy, sites))
