@@ -93,6 +93,23 @@ def regex_matches(text: str, codes: str, pattern: re.Pattern[str], invert: bool)
     return matches
 
 
+def one_char_matches(text: str, char: str) -> list[Match]:
+    """``char_matches`` for one delimiter character, found with ``str.find`` (a CJK
+    paragraph is one run: no pass over a class code per character)."""
+    matches: list[Match] = []
+    last = 0
+    at = text.find(char)
+    while at >= 0:
+        if at > last:
+            matches.append((last, at, False))
+        matches.append((at, at + 1, True))
+        last = at + 1
+        at = text.find(char, last)
+    if last < len(text):
+        matches.append((last, len(text), False))
+    return matches
+
+
 class PreTokenizer:
     def split(self, pieces: list[Piece]) -> list[Piece]:
         raise NotImplementedError
@@ -340,8 +357,7 @@ class Metaspace(PreTokenizer):
             ):
                 piece = prepend(piece, rep)
             if self.split_on:
-                matches = char_matches(piece[0], piece[0].translate(self.codes))
-                out.extend(split_piece(piece, matches, "merged_with_next"))
+                out.extend(split_piece(piece, one_char_matches(piece[0], rep), "merged_with_next"))
             elif piece[0]:
                 out.append(piece)
         return out
