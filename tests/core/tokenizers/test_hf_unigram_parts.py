@@ -211,3 +211,19 @@ def test_what_the_normalizer_joins_is_never_cut(
         text = "今日" * (before // 2) + "は" * (before % 2) + joined + "天気" * 200
         expected = len(reference.encode(text, add_special_tokens=False).ids)
         assert ours.count(text) == expected, (normalizer, byte_fallback, text)
+
+
+@pytest.mark.parametrize("name", ["RUST_SPACE", "PUNCTUATION", "NUMERIC"])
+def test_the_delimiter_regexes_are_their_tables(name: str) -> None:
+    """WhitespaceSplit, Punctuation and Digits find their delimiters with a regex made of
+    the frozen table (a CJK paragraph then costs no class code per character): the same
+    code points as the table, every one of them."""
+    from chunker_py.tokenizers.hf import unicode_data as ud
+    from chunker_py.tokenizers.hf.pre_tokenizers import table_class
+    from chunker_py.tokenizers.hf.tables import RangeSet
+
+    table = getattr(ud, name)
+    members, pattern = RangeSet(table), table_class(table)
+    matched = {m.start() for m in pattern.finditer("".join(map(chr, range(0x110000))))}
+    assert len(matched) > 10
+    assert matched == {code for code in range(0x110000) if code in members}
