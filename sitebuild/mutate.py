@@ -13,8 +13,10 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import os
 import random
 import re
+import select
 import shutil
 import subprocess
 import sys
@@ -286,28 +288,57 @@ def related_tests(site: SiteMutant) -> list[str]:
 
 # A mutant can make a loop endless (e.g. a binary search whose bound no longer moves): its
 # tests never end, which counts as killed once they have run this long (the slowest
-# related folders take about 5 minutes on a loaded two-core machine).
+# related folders take about 5 minutes on a loaded two-core machine), or once pytest has
+# printed nothing for MUTANT_QUIET_S (-q prints a dot a test; no test of tests/core takes
+# a minute on a loaded machine, so a silent one is a hang, found in minutes, not 20).
 MUTANT_TIMEOUT_S = 20 * 60
+MUTANT_QUIET_S = 4 * 60
 TIMED_OUT = "(timed out)"
+
+
+def watched(command: list[str], cwd: Path) -> tuple[int | None, str]:
+    """Run ``command``; its exit status (None once it ran over MUTANT_TIMEOUT_S or printed
+    nothing for MUTANT_QUIET_S, then it is killed) and its output, stderr included."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each dot as it is printed
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    output = bytearray()
+    began = heard = time.monotonic()
+    while True:
+        ready, _, _ = select.select([process.stdout], [], [], 1.0)
+        now = time.monotonic()
+        if ready:
+            chunk = os.read(process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                break
+            output += chunk
+            heard = now
+        elif now - heard > MUTANT_QUIET_S or now - began > MUTANT_TIMEOUT_S:
+            process.kill()
+            process.wait()
+            process.stdout.close()
+            return None, output.decode("utf-8", "replace")
+    status = process.wait()
+    process.stdout.close()
+    return status, output.decode("utf-8", "replace")
 
 
 def first_failure(copy: Path, tests: list[str]) -> str | None:
     """The id of the first of ``tests`` that fails in ``copy`` (-x), None if all pass, or
-    TIMED_OUT when they run longer than MUTANT_TIMEOUT_S."""
+    TIMED_OUT when they run too long (see MUTANT_QUIET_S)."""
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
     command = [sys.executable, *MUTATION_PYTEST[:2], *tests, *MUTATION_PYTEST[3:], "-rfE"]
-    try:
-        done = subprocess.run(
-            command, cwd=copy, capture_output=True, text=True, timeout=MUTANT_TIMEOUT_S
-        )
-    except subprocess.TimeoutExpired:
+    status, output = watched(command, copy)
+    if status is None:
         return TIMED_OUT
-    if done.returncode == 0:
+    if status == 0:
         return None
-    for line in done.stdout.splitlines():
+    for line in output.splitlines():
         if line.startswith(("FAILED ", "ERROR ")):
             return line.split(" ", 1)[1].split(" - ")[0]
-    return "(pytest: " + (done.stdout + done.stderr).strip().splitlines()[-1] + ")"
+    return "(pytest: " + (output.strip().splitlines() or ["no output"])[-1] + ")"
 
 
 def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
@@ -327,7 +358,7 @@ def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
             print(f"SURVIVED  {site.name}  {took}", flush=True)
             continue
         if failed == TIMED_OUT:
-            print(f"killed    {site.name}  (ran over {MUTANT_TIMEOUT_S} s) {took}", flush=True)
+            print(f"killed    {site.name}  (timed out: a hang) {took}", flush=True)
             continue
         if failed.startswith("(") or first_failure(copy, [failed]) is not None:
             raise SystemExit(f"{failed} fails without any mutant too: fix it first")

@@ -3,6 +3,7 @@ minutes, so that is `python build.py mutate`'s job, not a test's)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -115,6 +116,12 @@ def test_tests_that_never_end_count_as_timed_out_and_failures_are_named(
     (tmp_path / "test_passes.py").write_text("def test_passes():\n    assert 1 == 1\n")
     monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 5)
     assert first_failure(tmp_path, ["test_endless.py"]) == TIMED_OUT
-    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 600)  # pytest's start on a busy machine
+    # silent for too long: a hang, long before the run's whole time is up
+    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 600)
+    monkeypatch.setattr(mutate, "MUTANT_QUIET_S", 5)
+    began = time.monotonic()
+    assert first_failure(tmp_path, ["test_endless.py"]) == TIMED_OUT
+    assert time.monotonic() - began < 300
+    monkeypatch.setattr(mutate, "MUTANT_QUIET_S", 600)  # pytest's start on a busy machine
     assert first_failure(tmp_path, ["test_fails.py"]) == "test_fails.py::test_fails"
     assert first_failure(tmp_path, ["test_passes.py"]) is None
