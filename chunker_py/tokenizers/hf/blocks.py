@@ -539,10 +539,11 @@ class Cuts:
 
 
 CHUNK_CACHE = 16384
+CHUNK = 128  # code points at least per chunk (fewer chunks: less per-keystroke work)
 
 
 class Chunks:
-    """Normalizes a long segment in chunks of at least ``BLOCK`` code points, each cached,
+    """Normalizes a long segment in chunks of at least ``CHUNK`` code points, each cached,
     where the normalizer's image of the whole is the chunks' images joined (a text that is
     one piece, such as CJK for Metaspace, is cut nowhere else; its normalizing was most of a
     keystroke's recount). A cut goes between two characters that ``Joins`` finds stable
@@ -583,12 +584,12 @@ class Chunks:
     def apply(self, text: str) -> str:
         """The normalizer's image of ``text``, from cached chunks when it is long."""
         assert self.normalizer is not None
-        if not self.ok or len(text) < 2 * BLOCK:
+        if not self.ok or len(text) < 2 * CHUNK:
             return self.normalizer.apply(text, None)[0]
         left, right, stable = self.left, self.right, self._stable
         parts: list[str] = []
-        start, cut, size = 0, BLOCK, len(text)
-        while cut < size - BLOCK:
+        start, cut, size = 0, CHUNK, len(text)
+        while cut < size - CHUNK:
             a, b = text[cut - 1], text[cut]
             ok = left.get(a)
             if ok is None:
@@ -599,7 +600,7 @@ class Chunks:
                     ok = right[b] = stable(b, True)
             if ok:
                 parts.append(text[start:cut])
-                start, cut = cut, cut + BLOCK
+                start, cut = cut, cut + CHUNK
             else:
                 cut += 1
         parts.append(text[start:])

@@ -242,7 +242,7 @@ class WordPiece(Model):
 
 
 UNK_PENALTY = 10.0
-PART = 48  # code points at least per part of a long word (``Unigram.parts``)
+PART = 96  # code points at least per part of a long word (``Unigram.parts``)
 CUT_CANDIDATE = re.compile(r"\W")  # a cut may follow one (the vocabulary decides)
 SEPARATOR = "\x00"
 

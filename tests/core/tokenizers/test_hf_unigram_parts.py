@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker_py.tokenizers.hf import load_tokenizer_json
+from chunker_py.tokenizers.hf.blocks import CHUNK
 from chunker_py.tokenizers.hf.models import Unigram
 
 tokenizers = pytest.importorskip("tokenizers")  # never skipped: requirements-test.txt pins it
@@ -149,7 +150,7 @@ def test_long_texts_are_cut_and_some_parts_are_solved_again() -> None:
     word = "\u2581" + "".join(rng.choice(SENTENCES[:5]) for _ in range(400))
     assert model.count(word) == len(one_pass(model, word))  # the parts now cached
     cuts = model.cuts(word)
-    assert len(cuts) > 100
+    assert len(cuts) > 40
     after = {word[end - 1 : end + 1] for _, end in cuts[:-1]}
     assert not after & {"、公", "、一", "，然", "。そ", "。我", "！天"}
     assert any(word[i : i + 2] == "、公" for i in range(len(word)))
@@ -206,7 +207,23 @@ def test_what_the_normalizer_joins_is_never_cut(
     """A sequence the normalizer composes (or whose spaces Replace joins) at every offset
     around where a chunk could end."""
     reference, ours = pipeline(normalizer, byte_fallback)
-    for before in range(40, 60):
-        text = "今日" * (before // 2) + "は" * (before % 2) + joined + "天気" * 60
+    for before in range(CHUNK - 10, CHUNK + 10):
+        text = "今日" * (before // 2) + "は" * (before % 2) + joined + "天気" * 200
         expected = len(reference.encode(text, add_special_tokens=False).ids)
         assert ours.count(text) == expected, (normalizer, byte_fallback, text)
+
+
+@pytest.mark.parametrize("name", ["RUST_SPACE", "PUNCTUATION", "NUMERIC"])
+def test_the_delimiter_regexes_are_their_tables(name: str) -> None:
+    """WhitespaceSplit, Punctuation and Digits find their delimiters with a regex made of
+    the frozen table (a CJK paragraph then costs no class code per character): the same
+    code points as the table, every one of them."""
+    from chunker_py.tokenizers.hf import unicode_data as ud
+    from chunker_py.tokenizers.hf.pre_tokenizers import table_class
+    from chunker_py.tokenizers.hf.tables import RangeSet
+
+    table = getattr(ud, name)
+    members, pattern = RangeSet(table), table_class(table)
+    matched = {m.start() for m in pattern.finditer("".join(map(chr, range(0x110000))))}
+    assert len(matched) > 10
+    assert matched == {code for code in range(0x110000) if code in members}
