@@ -228,7 +228,9 @@ def identity_texts() -> list[str]:
     cases = json.loads((ROOT / "tests" / "data" / "sentence_cases.json").read_text("utf-8"))
     out += [case["text"] for case in cases]
     documents = [(ROOT / "README.md").read_text("utf-8")]
-    documents += [path.read_text("utf-8") for path in sorted((ROOT / "tests" / "data").glob("*.md"))]
+    documents += [
+        path.read_text("utf-8") for path in sorted((ROOT / "tests" / "data").glob("*.md"))
+    ]
     documents.append((ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8"))
     for document in documents:
         out.append(document)
@@ -240,6 +242,22 @@ def identity_texts() -> list[str]:
     rng = random.Random(20)
     for size in (5, 20, 60, 200):
         out += ["".join(rng.choices(IDENTITY_ATOMS, k=size)) for _ in range(600)]
+    # and of the characters of Chinese and Japanese text only (no Latin terminator, no
+    # straight quote: the texts of the segmenter's fast path)
+    cjk_atoms = [atom for atom in IDENTITY_ATOMS if not set(atom) & set('.!?…"\n')]
+    cjk_atoms += [
+        "。」と",
+        "。」",
+        "”",
+        "。“",
+        "３．",
+        "．２",
+        "（注。）",
+        "「はい。」と",
+        "“好。”",
+    ]
+    for size in (5, 20, 60, 200):
+        out += ["".join(rng.choices(cjk_atoms, k=size)) for _ in range(1000)]
     return out
 
 
