@@ -208,12 +208,86 @@ def accuracy() -> None:
     print(f"{'all':22} {n:4} " + " ".join(f"{s / n:7.1%}" for s in total[1:]))
 
 
+IDENTITY_ATOMS = [
+    "我们", "明天", "去", "好", "これは", "ペン", "です", "と", "っ", "言った", "３", "２９",
+    "3", "42",
+    "。", "！", "？", "｡", "．", ".", "!", "?", "…", "...", ";", ":", "、", "，", " ", "  ", "\n",
+    "\n\n", "\r\n", "\t", "\u3000", "“", "”", "„", "«", "»", "‹", "›", "「", "」", "『", "』",
+    "（", "）", "《", "》", "【", "】", "(", ")", "[", "]", '"', "'", "’", "ד", "ר", "The", "It",
+    "word", "Dr", "No", "e.g", "U.S", "St", "i", "ii", "1", "2", "a", "b", "- ", "* ", "• ",
+    "1. ", "2. ", "a) ", "b) ", "# ", "```", "| ", "Σ", "ն", "ก", "ไทย", "।", "؟", "۔", "։", "።",
+]  # fmt: skip
+
+
+def identity_texts() -> list[str]:
+    """Texts whose sentences must not change when the segmenter is only made faster: the
+    accuracy cases, the repository's documents (whole, per paragraph and in windows), the
+    speed texts and random strings of the characters the rules look at (seeded)."""
+    import random
+
+    out = [text for _family, text, _expected in rule_cases()]
+    cases = json.loads((ROOT / "tests" / "data" / "sentence_cases.json").read_text("utf-8"))
+    out += [case["text"] for case in cases]
+    documents = [(ROOT / "README.md").read_text("utf-8")]
+    documents += [
+        path.read_text("utf-8") for path in sorted((ROOT / "tests" / "data").glob("*.md"))
+    ]
+    documents.append((ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8"))
+    for document in documents:
+        out.append(document)
+        out += document.split("\n\n")
+        out += [document[i : i + 700] for i in range(0, len(document), 350)]
+    out += [text[:4000] for text, _language in texts().values()]
+    cjk = "".join(CJK_SENTENCES)
+    out += [cjk[i:] for i in range(len(cjk))]
+    rng = random.Random(20)
+    for size in (5, 20, 60, 200):
+        out += ["".join(rng.choices(IDENTITY_ATOMS, k=size)) for _ in range(600)]
+    # and of the characters of Chinese and Japanese text only (no Latin terminator, no
+    # straight quote: the texts of the segmenter's fast path)
+    cjk_atoms = [atom for atom in IDENTITY_ATOMS if not set(atom) & set('.!?…"\n')]
+    cjk_atoms += [
+        "。」と",
+        "。」",
+        "”",
+        "。“",
+        "３．",
+        "．２",
+        "（注。）",
+        "「はい。」と",
+        "“好。”",
+    ]
+    for size in (5, 20, 60, 200):
+        out += ["".join(rng.choices(cjk_atoms, k=size)) for _ in range(1000)]
+    return out
+
+
+def identity() -> None:
+    """The count and sha256 of every sentence of the identity texts (a speed-up must keep
+    both)."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    count = 0
+    all_texts = identity_texts()
+    for text in all_texts:
+        for language in ("auto", "ja", "en"):
+            spans = sentence_spans(text, language=language)
+            count += len(spans)
+            digest.update(repr(spans).encode())
+    print(f"{count} sentences of {len(all_texts)} texts, sha256 {digest.hexdigest()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer runs")
     parser.add_argument("--accuracy", action="store_true", help="also the accuracy table")
     parser.add_argument("--pyodide", action="store_true", help="time inside Pyodide instead")
+    parser.add_argument("--identity", action="store_true", help="only the sentences' sha256")
     args = parser.parse_args()
+    if args.identity:
+        identity()
+        return
     if args.pyodide:
         speed_in_pyodide()
         return

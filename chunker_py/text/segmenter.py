@@ -117,6 +117,27 @@ _NONE_FOUND = re.compile("(?!)()")
 _CANDIDATES: dict[tuple[str, bool], re.Pattern[str]] = {}
 
 
+_ascii_part: tuple[str, str | None] = ("", None)
+
+
+def _present(text: str, needle: str) -> bool:
+    """``needle in text``; for ASCII in a text mostly beyond ASCII (Chinese, Japanese…),
+    in the text's ASCII characters alone: ``in`` looks for an ASCII character in such a
+    text about ten times slower than that copy costs. A needle of several characters may
+    be found there when the text lacks it (never the reverse): only for "may be there"
+    checks."""
+    global _ascii_part
+    if not needle.isascii() or text.isascii():
+        return needle in text
+    if _ascii_part[0] is not text:
+        head = text[:1000]
+        mostly_ascii = len(head.encode("ascii", "ignore")) * 2 >= len(head)
+        part = None if mostly_ascii else text.encode("ascii", "ignore").decode("ascii")
+        _ascii_part = (text, part)
+    part = _ascii_part[1]
+    return needle in (text if part is None else part)
+
+
 def _candidates(text: str, colons: bool) -> re.Pattern[str]:
     """The terminator-run pattern for the terminators present in ``text``: a class of
     one or a few characters is searched for many times faster than the full one (a lone
@@ -124,7 +145,7 @@ def _candidates(text: str, colons: bool) -> re.Pattern[str]:
     if text.isascii():
         present = "".join(char for char in ".!?" if char in text)
     else:
-        present = "".join(char for char in _TERMINATORS if char in text)
+        present = "".join(char for char in _TERMINATORS if _present(text, char))
     key = (present, colons)
     found = _CANDIDATES.get(key)
     if found is None:
@@ -157,7 +178,10 @@ def _candidates(text: str, colons: bool) -> re.Pattern[str]:
 _GREEK_OR_ARMENIAN = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f]")
 # those blocks and Thai's in one scan: most texts have none, and on text beyond Latin-1 a
 # scan costs about 0.1 ms a page
-_GREEK_ARMENIAN_OR_THAI = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f\u0e01-\u0e5b]")
+# (one range, from Greek to Greek Extended: a class of one range is tested several times
+# faster than one of several, and a character of the range between only costs the two
+# exact searches)
+_GREEK_ARMENIAN_OR_THAI = re.compile("[\u0370-\u1fff]")
 _UNCONDITIONAL_SET = frozenset(_UNCONDITIONAL)
 _QUESTION_OR_EXCLAMATION = frozenset("!?‼⁇⁈⁉")
 _LINE_BREAK = r"(?:\r\n|\r|\n)"
@@ -450,7 +474,8 @@ def detect_language(text: str) -> str:
     if (len(sample) - ascii_only) * 10 < len(sample):
         counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
     if not counts:
-        counts["LATIN"] = sum(1 for c in sample[:1000] if c in _ASCII_LETTERS)
+        head = sample[:1000]
+        counts["LATIN"] = sum(map(head.count, _ASCII_LETTER_STRING))  # (per letter: faster)
         for run in _NON_ASCII_RUN.findall(sample, 0, 1000):
             # a run's script is its first letter's (a word rarely mixes scripts)
             for char in run[:8]:
@@ -540,16 +565,23 @@ def sentence_spans(
     rare = None if ascii_only else _GREEK_ARMENIAN_OR_THAI.search(text, start, end)
     colons = rare is not None and bool(_GREEK_OR_ARMENIAN.search(text, rare.start(), end))
     thai = rare is not None and bool(_THAI_SPACE.search(text, rare.start(), end))
-    candidates = _candidates(text, colons)
     forced = _forced_starts(text, start, end, ascii_only, thai)
     breaks = _paragraph_breaks(text, start, end)
-    pairs = _pairs(text, start, end, bool(breaks))
+    fast = None
+    if language in _FAST_LANGUAGES and not (ascii_only or colons or thai):
+        fast = _fast_sentences(text)
+    pairs = None if fast else _pairs(text, start, end, bool(breaks))
+    candidates = None if fast else _candidates(text, colons)
     out: Spans = []
     position = start
-    for first, last in breaks:
-        _paragraph(text, position, first, rules, candidates, forced, pairs, out)
+    for first, last in (*breaks, (end, end)):
+        if not fast or not _fast_paragraph(text, position, first, fast, forced, out):
+            if pairs is None:
+                pairs = _pairs(text, start, end, bool(breaks))
+            if candidates is None:
+                candidates = _candidates(text, colons)
+            _paragraph(text, position, first, rules, candidates, forced, pairs, out)
         position = last
-    _paragraph(text, position, end, rules, candidates, forced, pairs, out)
     return out
 
 
@@ -648,6 +680,108 @@ def _paragraph(
     _add_trimmed(text, begin, end, out)
 
 
+# ------------------------------------------------------------------ fast path
+# A paragraph whose only terminators are those that end a sentence wherever they stand
+# (Chinese, Japanese, Hindi…) gets its sentences from one pattern that states the rules of
+# ``_paragraph`` for it: a terminator run and its closers end the sentence unless closers
+# are followed by a quotative particle or the run is a decimal point between digits
+# (``_unconditional_end``); inside a quotation or brackets (the first ``_PAIRS`` match of
+# an opener outside any other, as ``_pairs`` keeps them) a run ends the sentence only when
+# its closers reach the pair's closer. Every piece is possessive and the pieces exclude
+# each other, so the first parse is the only one (no backtracking into another). Where the
+# pattern would not say the same, the paragraph takes ``_paragraph``: a Latin terminator,
+# a straight quote (its pairs are found differently), a list item or inline list, a
+# closer run that takes in an opener ("。“", the quotation then starts inside the run), a
+# decimal point before closers, a paragraph that starts with a dot.
+_DIGIT_CLASS = "0-9０-９"
+Fast = tuple[re.Pattern[str], re.Pattern[str] | None]
+# where the fast path is tried (elsewhere a Latin terminator in most paragraphs leaves it
+# at once, and the tries would cost more than they save)
+_FAST_LANGUAGES = frozenset({"zh", "ja", "hi", "mr", "ar", "fa", "ur", "am", "my"})
+_FAST: dict[str, Fast | None] = {}
+_OPENERS_IN_CLOSERS = "“«»‹"
+_NOT_FAST = (-1, -1)  # the span of a group that took no part
+
+
+def _fast_sentences(text: str) -> Fast | None:
+    """The sentence pattern and the Latin-terminator search for the terminators and
+    openers present in ``text`` (None: no fast path)."""
+    unconditional = "".join(char for char in _UNCONDITIONAL if char in text)
+    if not unconditional:
+        return None
+    openers = "".join(a for a, _b in _PAIR_TYPES if a in text)
+    latin = "".join(char for char in _LATIN if _present(text, char))
+    key = f"{unconditional}|{openers}|{latin}"
+    if key in _FAST:
+        return _FAST[key]
+    coded = re.escape
+
+    t = coded(unconditional)
+    c = coded(_CLOSERS)
+    # closers that take no opener in (a run that takes one in leaves the fast pattern)
+    c_ = coded("".join(char for char in _CLOSERS if char not in _OPENERS_IN_CLOSERS))
+    o_ = coded(_OPENERS_IN_CLOSERS)
+    dot = coded("．.")
+    d = _DIGIT_CLASS
+    q = "".join(_QUOTATIVE)
+    not_decimal = rf"(?!(?<=[{d}])[{dot}][{t}]*+[{c}]*+[{d}])"
+    top_cut = rf"{not_decimal}[{t}]++(?:[{c_}]++(?![{o_}{q}])|(?![{c}]))"
+    # the content: runs that end no sentence, each piece excluding the cuts
+    atoms = [rf"[^{t}{coded(openers)}]++", rf"[{t}]++[{c_}]++(?=[{q}])",
+             rf"[{dot}](?<=[{d}][{dot}])[{t}]*+(?=[{d}])"]  # fmt: skip
+    cuts = [top_cut]
+    for opener, closer in _PAIR_TYPES:
+        if opener not in openers:
+            continue
+        a, b, ab = coded(opener), coded(closer), coded(opener + closer)
+        pair = rf"{a}(?=[^{ab}]{{1,{_PAIR_LIMIT}}}+{b})"
+        reach = rf"[{coded(''.join(x for x in _CLOSERS if x not in opener + closer))}]*+{b}"
+        inner = rf"(?:[^{ab}{t}]++|[{t}]++(?:(?!{reach})|(?={reach}[{c}]*+[{q}])))*+"
+        atoms.append(f"{pair}{inner}{b}")
+        atoms.append(rf"{a}(?![^{ab}]{{1,{_PAIR_LIMIT}}}+{b})")
+        cuts.append(rf"{pair}{inner}{not_decimal}[{t}]++{reach}[{c_}]*+(?![{o_}{q}])")
+    body = f"(?:{'|'.join(atoms)})*+"
+    # group 1 is the sentence; where no piece applies (see above) the second choice
+    # matches instead, without group 1: the paragraph then takes ``_paragraph``
+    sentence = rf"\s*+(?:({body}(?:{'|'.join(cuts)}|\Z))|{body})"
+    found = (
+        re.compile(sentence),
+        re.compile(f"[{re.escape(latin)}]") if latin else None,
+    )
+    if len(_FAST) > 64:
+        _FAST.clear()
+    _FAST[key] = found
+    return found
+
+
+def _fast_paragraph(
+    text: str, start: int, end: int, fast: Fast, forced: list[int], out: Spans
+) -> bool:
+    """Append the paragraph's sentences by the fast pattern, if it says what
+    ``_paragraph`` would (False: nothing appended, take ``_paragraph``)."""
+    sentence, latin = fast
+    if start >= end:
+        return True
+    f = bisect_right(forced, start)
+    if (
+        (f < len(forced) and forced[f] < end)
+        or text[start] in "．."
+        or (_present(text, '"') and text.find('"', start, end) >= 0)
+        or (latin is not None and latin.search(text, start, end))
+    ):
+        return False
+    spans = [m.span(1) for m in sentence.finditer(text, start, end)]
+    if _NOT_FAST in spans:
+        return False
+    if spans and spans[-1][0] == spans[-1][1]:
+        spans.pop()  # the empty match at the end
+    if spans and spans[-1][1] == end:
+        last = spans.pop()  # the text after the last end (white space trimmed)
+        _add_trimmed(text, last[0], last[1], spans)
+    out += spans
+    return True
+
+
 _NO_PAIR = (1 << 62, 1 << 62)
 # Two line breaks with only spaces between: where a blank line may be (found fast, then
 # checked with the exact pattern, for which "\r\n" is one line break).
@@ -658,9 +792,9 @@ _MAYBE_BLANK_LF = re.compile(r"\n[^\S\r\n]*\n")  # (in a text without "\r")
 def _paragraph_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The blank-line runs of the range, as ``_PARAGRAPH_BREAK`` finds them."""
     found: list[tuple[int, int]] = []
-    if "\n" not in text and "\r" not in text:
+    if not _present(text, "\n") and not _present(text, "\r"):
         return found
-    maybe_blank = _MAYBE_BLANK if "\r" in text else _MAYBE_BLANK_LF
+    maybe_blank = _MAYBE_BLANK if _present(text, "\r") else _MAYBE_BLANK_LF
     position = start
     while True:
         hit = maybe_blank.search(text, position, end)
@@ -688,7 +822,7 @@ def _pairs(text: str, start: int, end: int, breaks: bool) -> list[tuple[int, int
     only, in order (``breaks``: whether the range has a blank line at all)."""
     found: list[tuple[int, int]] = []
     for opener, pattern in _PAIRS:
-        if opener in text:
+        if _present(text, opener):
             found += [m.span() for m in pattern.finditer(text, start, end)]
     if not found:
         return []
@@ -706,12 +840,12 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool, thai: bool
     """Positions where a sentence starts whatever precedes: list items and Thai spaces.
     (Each scan is skipped when a character it needs is absent: ``in`` is far faster.)"""
     found: list[int] = []
-    if "\n" in text or "\r" in text:
-        items = _LINE_ITEM if "\r" in text else _LINE_ITEM_LF
+    if _present(text, "\n") or _present(text, "\r"):
+        items = _LINE_ITEM if _present(text, "\r") else _LINE_ITEM_LF
         found += [m.end() for m in items.finditer(text, start, end)]
     if not ascii_only:
         found += _inline_bullets(text, start, end)
-    if ". " in text or ") " in text:
+    if _present(text, ". ") or _present(text, ") "):
         for first, last in _inline_list_windows(text, start, end):
             markers = _inline_markers(text, start, first, last)
             if len(markers) > 1:
