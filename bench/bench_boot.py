@@ -522,8 +522,14 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0, help="ms before each response")
     parser.add_argument("--offline", action="store_true", help="also a reload, host down")
     parser.add_argument("--gzip-host", action="store_true", help="the host offers no brotli")
+    parser.add_argument(
+        "--pages", help="a comma-separated subset of: " + ", ".join(PAGES) + " (bare always)"
+    )
     args = parser.parse_args()
     pages = dict(PAGES, **({"http-gzip": HTTP_GZIP} if args.http_gzip else {}))
+    if args.pages:
+        chosen = {"bare", *args.pages.split(",")}
+        pages = {name: path for name, path in pages.items() if name in chosen}
 
     with (
         served_site(None, args.http_gzip, args.mbit, args.latency, args.gzip_host) as served,

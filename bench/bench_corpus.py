@@ -7,14 +7,16 @@ Prints, as medians of interleaved rounds:
 - chunker_py's per-file function (``io.corpus.cut``, JSONL with offsets, tokens and damage)
   over the same files in this process, and its ratio to the reference;
 - the command line with ``--jobs 1`` and ``--jobs 2`` (stdout to /dev/null), the speed-up
-  of 2 over 1, and peak resident memory for the corpus and for twice as many files.
+  of 2 over 1, and peak resident memory for the corpus and for twice as many files;
+- with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output).
 
-    python bench/bench_corpus.py [--quick] [--files N] [--rounds R]
+    python bench/bench_corpus.py [--quick] [--files N] [--rounds R] [--unique]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import logging
 import os
 import random
@@ -46,9 +48,11 @@ REAL = [
 ]
 
 
-def write_corpus(folder: Path, files: int, size: int, seed: int = 0) -> int:
+def write_corpus(folder: Path, files: int, size: int, seed: int = 0, unique: bool = False) -> int:
     """``files`` documents: the real ones as they are, then generated ones of about
-    ``size`` code points, made of shuffled real paragraphs. Returns the bytes written."""
+    ``size`` code points, made of shuffled real paragraphs (``unique``: each with its words
+    shuffled too, so chunks, and their token counts, do not repeat). Returns the bytes
+    written."""
     rng = random.Random(seed)
     real = [p for p in REAL if p.is_file()]
     paragraphs = [
@@ -62,7 +66,12 @@ def write_corpus(folder: Path, files: int, size: int, seed: int = 0) -> int:
         else:
             parts: list[str] = []
             while sum(map(len, parts)) < size:
-                parts.append(rng.choice(paragraphs))
+                paragraph = rng.choice(paragraphs)
+                if unique:
+                    words = paragraph.split(" ")
+                    rng.shuffle(words)
+                    paragraph = " ".join(words)
+                parts.append(paragraph)
             data = "\n\n".join(parts).encode()
             name = f"generated/{n // 10:02d}/doc{n:04d}.md"
         path = folder / name
@@ -99,7 +108,7 @@ def timed(fn: object, *args: object) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def cli(folder: Path, jobs: int) -> tuple[float, float, int]:
+def cli(folder: Path, jobs: int, *extra: str) -> tuple[float, float, int]:
     """Wall time, CPU time (all its processes) and peak resident memory (KB, the largest
     process) of one CLI run."""
     probe = (
@@ -110,7 +119,7 @@ def cli(folder: Path, jobs: int) -> tuple[float, float, int]:
         "print(time.perf_counter() - t0, use.ru_utime + use.ru_stime, use.ru_maxrss)\n"
     )
     command = [sys.executable, "-m", "chunker_py", str(folder), "--no-limits", "--quiet"]
-    command += ["--size", "300", "--overlap", "50", "--jobs", str(jobs)]
+    command += ["--size", "300", "--overlap", "50", "--jobs", str(jobs), *extra]
     done = subprocess.run(
         [sys.executable, "-c", probe, *command],
         capture_output=True,
@@ -129,19 +138,24 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=80)
     parser.add_argument("--size", type=int, default=60_000, help="generated file size")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--unique", action="store_true", help="shuffle each generated paragraph's words too"
+    )
     args = parser.parse_args()
     files, size, rounds = args.files, args.size, args.rounds
     if args.quick:
         files, size, rounds = 30, 20_000, 2
     with tempfile.TemporaryDirectory() as tmp:
         folder, double = Path(tmp) / "corpus", Path(tmp) / "double"
-        total = write_corpus(folder, files, size)
-        write_corpus(double, 2 * files, size)
+        total = write_corpus(folder, files, size, unique=args.unique)
+        write_corpus(double, 2 * files, size, unique=args.unique)
         paths = corpus_files(folder)
         print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
-        wall: dict[str, list[float]] = {k: [] for k in ("lc", "ours", "j1", "j2")}
+        native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's row
+        keys = ("lc", "ours", "j1", "j2", *(("j1t",) if native else ()))
+        wall: dict[str, list[float]] = {k: [] for k in keys}
         cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
         for _ in range(rounds):  # interleaved, so a busy machine slows every side alike
@@ -154,6 +168,10 @@ def main() -> None:
                 wall[f"j{jobs}"].append(seconds)
                 cpu[f"j{jobs}"].append(used)
                 rss[f"j{jobs}"] = max(rss.get(f"j{jobs}", 0), peak)
+            if native:
+                seconds, used, _peak = cli(folder, 1, "--tiktoken")
+                wall["j1t"].append(seconds)
+                cpu["j1t"].append(used)
         rss["double"] = cli(double, 1)[2]
         w = {k: statistics.median(v) for k, v in wall.items()}
         c = {k: statistics.median(v) for k, v in cpu.items()}
@@ -165,10 +183,15 @@ def main() -> None:
             ("chunker_py io.corpus.cut (1 process)", "ours"),
             ("python -m chunker_py --jobs 1", "j1"),
             ("python -m chunker_py --jobs 2", "j2"),
+            ("python -m chunker_py --jobs 1 --tiktoken", "j1t"),
         ):
+            if key not in c:
+                continue
             print(f"{label:<40} {w[key]:7.2f}s {c[key]:7.2f}s {mb / c[key]:12.2f}")
         print(f"ours / LangChain, CPU per core:   {c['ours'] / c['lc']:.2f}x")
         print(f"--jobs 1 / LangChain, CPU:        {c['j1'] / c['lc']:.2f}x")
+        if native:
+            print(f"--tiktoken / LangChain, CPU:      {c['j1t'] / c['lc']:.2f}x")
         print(f"--jobs 2 over --jobs 1, wall:     {w['j1'] / w['j2']:.2f}x speed-up "
               f"(CPU {c['j2'] / c['j1']:.2f}x; needs 2 idle cores to mean anything)")  # fmt: skip
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")

@@ -13,11 +13,15 @@ from __future__ import annotations
 import ast
 import functools
 import io
+import os
 import random
+import re
+import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import tokenize
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -162,8 +166,33 @@ def function_lines(source: str) -> set[int]:
     return lines
 
 
-def mutation_sites(package: Path) -> list[SiteMutant]:
-    """Every site a sampled mutant may flip, in file and line order."""
+# A site shown to be equivalent (the flip cannot change what the package does) says so in a
+# comment, on its own line or in the comment lines right above it:
+#     # mutation: equivalent 256 -> 257 — any window finds the same last whitespace
+# names the flip ("<original> -> <mutated>"; "@2" after it picks the 2nd such token of the
+# line), then why. The sampler never draws a marked site, so a run measures what is left.
+EQUIVALENT = re.compile(r"#\s*mutation: equivalent (\S+) -> (\S+?)(?:@(\d+))?(?:\s|$)")
+
+
+def equivalent_flips(source: str) -> set[tuple[int, str, str, int]]:
+    """(line, original, mutated, nth) of each flip marked equivalent; nth 0: every such
+    token of the line."""
+    lines = source.splitlines()
+    marked: set[tuple[int, str, str, int]] = set()
+    pending: list[tuple[str, str, int]] = []
+    for number, line in enumerate(lines, start=1):
+        found = [(m[1], m[2], int(m[3] or 0)) for m in EQUIVALENT.finditer(line)]
+        if line.lstrip().startswith("#"):
+            pending += found
+            continue
+        marked.update((number, *flip) for flip in pending + found)
+        pending = []
+    return marked
+
+
+def mutation_sites(package: Path, skip_equivalent: bool = True) -> list[SiteMutant]:
+    """Every site a sampled mutant may flip, in file and line order, less those marked
+    equivalent (unless ``skip_equivalent`` is False)."""
     sites = []
     for path in package_sources(package):
         if path.suffix != ".py":
@@ -173,16 +202,29 @@ def mutation_sites(package: Path) -> list[SiteMutant]:
         if not inside:  # e.g. a generated table: nothing to draw, and slow to tokenize
             continue
         name = path.relative_to(package.parent).as_posix()
+        marked = equivalent_flips(source) if skip_equivalent else set()
+        seen: dict[tuple[int, str], int] = {}
         for token in tokenize.generate_tokens(io.StringIO(source).readline):
             mutated = flipped(token.type, token.string)
-            if mutated is not None and token.start[0] in inside:
-                sites.append(SiteMutant(name, *token.start, token.string, mutated))
+            line = token.start[0]
+            if mutated is None or line not in inside:
+                continue
+            nth = seen[line, token.string] = seen.get((line, token.string), 0) + 1
+            if {(line, token.string, mutated, 0), (line, token.string, mutated, nth)} & marked:
+                continue
+            sites.append(SiteMutant(name, *token.start, token.string, mutated))
     return sites
+
+
+def excluded_sites(package: Path) -> int:
+    """How many sites the equivalence markers keep out of the draw."""
+    return len(mutation_sites(package, skip_equivalent=False)) - len(mutation_sites(package))
 
 
 def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) -> list[SiteMutant]:
     """``count`` of ``sites`` (mutation_sites(package)) drawn with ``seed`` (the same code
-    and seed give the same sites) whose flip still compiles, in file order."""
+    and seed give the same sites) whose flip still compiles, in the draw's (shuffled)
+    order, so a run cut short is still a fair sample of the whole package."""
     rng = random.Random(seed)
     chosen: list[SiteMutant] = []
     for site in rng.sample(sites, len(sites)):
@@ -194,7 +236,7 @@ def sample_sites(package: Path, count: int, seed: int, sites: list[SiteMutant]) 
         except SyntaxError:
             continue
         chosen.append(site)
-    return sorted(chosen, key=lambda s: (s.path, s.line, s.column))
+    return chosen
 
 
 def flip(source: str, site: SiteMutant) -> str:
@@ -246,28 +288,57 @@ def related_tests(site: SiteMutant) -> list[str]:
 
 # A mutant can make a loop endless (e.g. a binary search whose bound no longer moves): its
 # tests never end, which counts as killed once they have run this long (the slowest
-# related folders take about 5 minutes on a loaded two-core machine).
+# related folders take about 5 minutes on a loaded two-core machine), or once pytest has
+# printed nothing for MUTANT_QUIET_S (-q prints a dot a test; no test of tests/core takes
+# a minute on a loaded machine, so a silent one is a hang, found in minutes, not 20).
 MUTANT_TIMEOUT_S = 20 * 60
+MUTANT_QUIET_S = 4 * 60
 TIMED_OUT = "(timed out)"
+
+
+def watched(command: list[str], cwd: Path) -> tuple[int | None, str]:
+    """Run ``command``; its exit status (None once it ran over MUTANT_TIMEOUT_S or printed
+    nothing for MUTANT_QUIET_S, then it is killed) and its output, stderr included."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}  # each dot as it is printed
+    process = subprocess.Popen(
+        command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    assert process.stdout is not None
+    output = bytearray()
+    began = heard = time.monotonic()
+    while True:
+        ready, _, _ = select.select([process.stdout], [], [], 1.0)
+        now = time.monotonic()
+        if ready:
+            chunk = os.read(process.stdout.fileno(), 1 << 16)
+            if not chunk:
+                break
+            output += chunk
+            heard = now
+        elif now - heard > MUTANT_QUIET_S or now - began > MUTANT_TIMEOUT_S:
+            process.kill()
+            process.wait()
+            process.stdout.close()
+            return None, output.decode("utf-8", "replace")
+    status = process.wait()
+    process.stdout.close()
+    return status, output.decode("utf-8", "replace")
 
 
 def first_failure(copy: Path, tests: list[str]) -> str | None:
     """The id of the first of ``tests`` that fails in ``copy`` (-x), None if all pass, or
-    TIMED_OUT when they run longer than MUTANT_TIMEOUT_S."""
+    TIMED_OUT when they run too long (see MUTANT_QUIET_S)."""
     shutil.rmtree(copy / ".hypothesis", ignore_errors=True)  # no example carried over
     command = [sys.executable, *MUTATION_PYTEST[:2], *tests, *MUTATION_PYTEST[3:], "-rfE"]
-    try:
-        done = subprocess.run(
-            command, cwd=copy, capture_output=True, text=True, timeout=MUTANT_TIMEOUT_S
-        )
-    except subprocess.TimeoutExpired:
+    status, output = watched(command, copy)
+    if status is None:
         return TIMED_OUT
-    if done.returncode == 0:
+    if status == 0:
         return None
-    for line in done.stdout.splitlines():
+    for line in output.splitlines():
         if line.startswith(("FAILED ", "ERROR ")):
             return line.split(" ", 1)[1].split(" - ")[0]
-    return "(pytest: " + (done.stdout + done.stderr).strip().splitlines()[-1] + ")"
+    return "(pytest: " + (output.strip().splitlines() or ["no output"])[-1] + ")"
 
 
 def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
@@ -275,21 +346,23 @@ def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
     survivors' names. Raises SystemExit when a killing test fails without the mutant too."""
     survivors = []
     for site in sites:
+        began = time.monotonic()
         path, text = apply_site(copy / "chunker_py", site)
         try:
             failed = first_failure(copy, related_tests(site))
         finally:
             path.write_text(text, "utf-8")
+        took = f"[{time.monotonic() - began:.0f} s]"
         if failed is None:
             survivors.append(site.name)
-            print(f"SURVIVED  {site.name}", flush=True)
+            print(f"SURVIVED  {site.name}  {took}", flush=True)
             continue
         if failed == TIMED_OUT:
-            print(f"killed    {site.name}  (its tests ran over {MUTANT_TIMEOUT_S} s)", flush=True)
+            print(f"killed    {site.name}  (timed out: a hang) {took}", flush=True)
             continue
         if failed.startswith("(") or first_failure(copy, [failed]) is not None:
             raise SystemExit(f"{failed} fails without any mutant too: fix it first")
-        print(f"killed    {site.name}  by {failed}", flush=True)
+        print(f"killed    {site.name}  by {failed}  {took}", flush=True)
     return survivors
 
 
@@ -318,7 +391,8 @@ def mutate(names: list[str], sample: int = 0, seed: int = 0) -> int:
         if sample:
             every = mutation_sites(package)
             sites = sample_sites(package, sample, seed, every)
-            log(f"{len(sites)} of {len(every)} sites, seed {seed}")
+            excluded = excluded_sites(package)
+            log(f"{len(sites)} of {len(every)} sites, seed {seed} ({excluded} marked equivalent)")
             if names:  # e.g. one survivor again: mutate --sample 16 --seed 17 engine/index.py:102
                 sites = [s for s in sites if any(n in s.name for n in names)]
             return report(len(sites), sampled_run(copy, sites))

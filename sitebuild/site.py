@@ -112,6 +112,8 @@ def own_files(
             "lib": "./lib.zip",
             "snapshot": f"./{snapshot_name(snapshot.key)}",
             "key": snapshot.key,
+            # the snapshot's size inflated: the gzip's last four bytes (ISIZE, < 4 GiB)
+            "snapshotBytes": int.from_bytes(snapshot.data[-4:], "little"),
             # app.zip waits until Python first imports one of its modules (see
             # app/boot_finders.py, UnpackOnDemand) when that is all it holds,
             # with their data

@@ -62,6 +62,8 @@ SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.bpe",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
+    # the CLI's --tiktoken (imports bpe; never the page's)
+    "chunker_py.tokenizers.native",
     *CLI_ONLY,
     "chunker_py.text.front_matter",
     # the tokenizer.json reader (issue 24): its package imports nothing until first use

@@ -110,19 +110,53 @@ const stdLibURL = here(BUILD.stdlib);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
 
 // Boots from the snapshot; returns the interpreter, or throws Unusable. Pyodide is given
-// the snapshot still on its way: it fetches and loads its own files meanwhile, and waits for
-// the snapshot only to size and fill the wasm memory.
+// the snapshot still on its way: it fetches and loads its own files meanwhile. It waits
+// for the snapshot's bytes only to size the wasm memory (prepareSnapshot) and compiles its
+// wasm only after that, so once snapshot.js says the bytes are coming, it is handed a
+// buffer of the snapshot's size at once (BUILD.snapshotBytes, the gzip's own length field):
+// the wasm compiles and instantiates while the snapshot is read and inflated (on a repeat
+// visit ~200 ms each), and the fsInit hook, which Pyodide awaits before it reads the
+// memory, copies the bytes in. A snapshot that fails after that leaves this first
+// instance waiting in fsInit for ever (dropped); the failure is the reason to give.
 async function fromSnapshot(options) {
   snapshot.then(() => progress("Starting Python from the start-up snapshot…"), () => {});
+  const size = BUILD.snapshotBytes;
+  const started = globalThis.chunkInspectorSnapshotStarted;
+  let loadSnapshot = snapshot;
+  let fsInit = options.fsInit;
+  let failed = new Promise(() => {});
+  if (size && started) {
+    const target = started.then(() => new Uint8Array(size));
+    const filled = Promise.all([target, snapshot]).then(([into, bytes]) => {
+      if (bytes.length !== size) {
+        throw new Unusable(`corrupt: ${bytes.length} bytes inflated, ${size} expected`);
+      }
+      into.set(bytes);
+      mark("snapshot-copied");
+    });
+    filled.catch(() => {}); // reported through `failed`
+    loadSnapshot = target;
+    const own = options.fsInit;
+    fsInit = async (...args) => {
+      await filled.catch(() => new Promise(() => {}));
+      if (own) await own(...args);
+    };
+    failed = filled.then(() => new Promise(() => {}));
+  }
   let pyodide;
   try {
-    pyodide = await pyodideModule.loadPyodide({
-      ...options,
-      indexURL,
-      stdLibURL,
-      _loadSnapshot: snapshot,
-    });
+    pyodide = await Promise.race([
+      pyodideModule.loadPyodide({
+        ...options,
+        indexURL,
+        stdLibURL,
+        _loadSnapshot: loadSnapshot,
+        ...(fsInit ? { fsInit } : {}),
+      }),
+      failed,
+    ]);
   } catch (error) {
+    if (error instanceof Unusable) throw error;
     await snapshot; // the snapshot's own failure (missing, corrupt) is the reason to give
     throw new Unusable(`refused by Pyodide: ${firstLine(error)}`);
   }

@@ -41,6 +41,7 @@
     }
     if (cachedOnly && !response.ok) throw new Error("not cached");
     if (!response.ok) throw new Error(`missing: HTTP ${response.status}`);
+    tell({ started: true });
     const total = Number(response.headers.get("Content-Length")) || 0;
     let seen = 0;
     let shown = 0;
@@ -71,9 +72,18 @@
     }
   };
 
+  // Resolves once the snapshot's bytes are on their way (a cached copy, or a download
+  // after a fast link's probe): interpreter.js then lets Pyodide compile its wasm while
+  // they arrive. Never resolves when no snapshot comes.
+  let started;
+  globalThis.chunkInspectorSnapshotStarted = new Promise((resolve) => (started = resolve));
+
   // What the page shows and marks of the download, from either place.
   const told = (data) => {
-    if (data.total) {
+    if (data.started) {
+      performance.mark("ci:snapshot-started");
+      started();
+    } else if (data.total) {
       const text = `Downloading the start-up snapshot: ${megabytes(data.seen)} of ${megabytes(data.total)} MB`;
       report({ stage: "progress", text });
     } else if (data.downloaded) {
@@ -108,7 +118,7 @@
         return;
       }
       worker.onmessage = ({ data }) => {
-        if (data.total || data.downloaded) return told(data);
+        if (data.started || data.total || data.downloaded) return told(data);
         worker.terminate();
         if (data.error) reject(new Error(data.error));
         else resolve(data.bytes);

@@ -20,28 +20,14 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 import regex
 import tokenizers
+from code_points import ALL, EVERY_CHARACTER, HANGUL_FIRST, HANGUL_LAST, ROOT, ranges
 from tokenizers import Regex, normalizers, pre_tokenizers
 
-ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 TARGET = ROOT / "chunker_py" / "tokenizers" / "hf" / "unicode_data.py"
-ALL = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
-EVERY_CHARACTER = "".join(map(chr, ALL))
-HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
-
-
-def ranges(codes: Iterable[int]) -> list[tuple[int, int]]:
-    runs: list[tuple[int, int]] = []
-    for cp in sorted(codes):
-        if runs and runs[-1][1] == cp - 1:
-            runs[-1] = (runs[-1][0], cp)
-        else:
-            runs.append((cp, cp))
-    return runs
 
 
 def flat(codes: Iterable[int]) -> str:

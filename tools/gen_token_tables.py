@@ -29,32 +29,15 @@ too, each at its own version, so the tables are taken from them:
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
-from pathlib import Path
+from collections.abc import Callable
 
 import regex
 import tokenizers
 import unicodedata2
+from code_points import ALL, EVERY_CHARACTER, HANGUL_FIRST, HANGUL_LAST, ROOT, ranges
 from tokenizers import normalizers, pre_tokenizers
 
-ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "chunker_py" / "tokenizers"
-ALL = [cp for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
-HANGUL_FIRST, HANGUL_LAST = 0xAC00, 0xD7A3
-
-
-def ranges(codes: Iterable[int]) -> list[tuple[int, int]]:
-    """Sorted code points as inclusive (first, last) runs."""
-    runs: list[tuple[int, int]] = []
-    for cp in sorted(codes):
-        if runs and runs[-1][1] == cp - 1:
-            runs[-1] = (runs[-1][0], cp)
-        else:
-            runs.append((cp, cp))
-    return runs
-
-
-EVERY_CHARACTER = "".join(map(chr, ALL))
 
 
 def members(pattern: str) -> list[int]:

@@ -225,8 +225,8 @@ def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> l
     width = len(separator)
     if not _self_overlapping(separator):
         # the whole text's occurrences: no range starts at -1, so this key never meets
-        # _bounds' (start, end, ...) keys whatever its second number (a sampled mutant
-        # making it +1 is equivalent)
+        # _bounds' (start, end, ...) keys whatever its second number
+        # mutation: equivalent - -> +@2 — the first -1 alone keeps the key apart
         key = (-1, -1, separator, False)
         occurrences = index.pieces.get(key)
         if occurrences is None:

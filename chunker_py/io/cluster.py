@@ -180,9 +180,9 @@ def cut_on_dask(
         ) from None
     run = f"chunker-py-{uuid.uuid4().hex}"
     with client:
-        # at least 1: a scheduler with no worker yet still gets files ahead. A sampled
-        # mutant making it 0 changes only that (cut_corpus then keeps one file in flight):
-        # the records are the same, so it is equivalent in output
+        # at least 1: a scheduler with no worker yet still gets files ahead
+        # mutation: equivalent 1 -> 0 — in output only: cut_corpus then keeps one file in
+        # flight, and the records are the same
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         shared = Shared(settings, output, os.getcwd(), cutter)
         client.register_plugin(_plugin(run, shared), name=run)

@@ -15,19 +15,20 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from ..config.settings import Settings
 from ..engine.errors import ChunkerError, DocumentError, ResultError, SettingError
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
-from ..measures.evidence import Evidence, Question, QuestionResult, evidence_of
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.compare import compare
 from ..text.documents import decode_document
 from ..text.front_matter import front_matter
-from .questions import check_against
 from .records import json_line, to_csv, to_jsonl
+
+if TYPE_CHECKING:  # the Evidence check loads only for a run that asks questions
+    from ..measures.evidence import Evidence, Question
 
 FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -88,13 +89,19 @@ class Figures:
 @dataclass(frozen=True)
 class Done:
     """One file's outcome: its whole ``text`` output, or the ``error`` it was refused for
-    (then ``text`` is empty); ``size`` is the bytes read."""
+    (then ``text`` is empty); ``size`` is the bytes read. From ``cut_encoded`` the output
+    is ``encoded`` in UTF-8 instead (``text`` empty)."""
 
     name: str
     text: str
     size: int
     error: str | None = None
     figures: tuple[Figures, ...] = ()
+    encoded: bytes | None = None
+
+    def utf8(self) -> bytes:
+        """The output in UTF-8."""
+        return self.text.encode("utf-8") if self.encoded is None else self.encoded
 
 
 def cut(task: Task, output: Output) -> Done:
@@ -123,9 +130,19 @@ def cut(task: Task, output: Output) -> Done:
     return Done(name, rendered, len(data), None, figures)
 
 
+def cut_encoded(task: Task, output: Output) -> Done:
+    """``cut``, its output handed back in UTF-8 (``Done.encoded``): in a worker process,
+    so the process writing the output neither decodes the pickled text nor encodes it
+    again (that process's time is the part of a ``--jobs`` run that does not shrink)."""
+    done = cut(task, output)
+    return replace(done, text="", encoded=done.text.encode("utf-8"))
+
+
 def _check_questions(text: str, questions: tuple[Question, ...], name: str) -> None:
     """A question that does not fit the run's only file is an error of the questions
     file, not of the document: the run stops (status 2), it does not skip the file."""
+    from .questions import check_against
+
     try:
         check_against(text, questions, name=name)
     except DocumentError as exc:
@@ -159,6 +176,8 @@ def _render(
 ) -> tuple[str, tuple[Figures, ...]]:
     if output.format == "compare":
         return _compare_lines(text, settings, output, questions)
+    if questions is not None or output.format == "evidence":
+        from ..measures.evidence import evidence_of
     analysis = analyse(
         text,
         settings,
@@ -229,6 +248,9 @@ def _compare_lines(
     rows = compare(
         text, settings, max_chunks=output.max_chunks, max_code_points=output.max_code_points
     )
+    if questions is not None:
+        from ..measures.evidence import evidence_of
+
     source = settings.source_name or None
     lines = []
     figures = []
@@ -368,8 +390,8 @@ class Tally:
                 row["max_tokens"] = max(row["max_tokens"] or 0, f.max_tokens)
             if f.evidence is not None:  # every file's questions, as one question set
                 known: Evidence | None = row["evidence"]
-                results: tuple[QuestionResult, ...] = known.results if known else ()
-                row["evidence"] = Evidence(f.evidence.k, results + f.evidence.results)
+                results = known.results if known else ()
+                row["evidence"] = replace(f.evidence, results=results + f.evidence.results)
             if f.damage is None:
                 row["files_without_damage"] += 1
                 continue

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..measures.damage import ChunkDamage
 from ..pipeline.analysis import Analysis
+from ..pipeline.location import located
 from ..pipeline.results import Chunk
 
 CSV_HEADER = ("index", "start", "end", "length", "tokens", "overlap", "text")
@@ -79,40 +80,46 @@ def to_jsonl(analysis: Analysis, metadata: Any = None) -> str:
     (``metadata``, ``source``, ``settings``) is encoded once, and each record's head is
     written from a template whose strings go through ``json``'s own escaper (the C one
     ``json.dumps`` uses) and whose numbers and booleans are written as ``json.dumps``
-    writes them; the few damage objects a document has are encoded once each. What may
-    split a line is escaped in the whole output at the end, as ``json_line`` does (it
-    cannot occur in keys or numbers, and escaped text holds none of it)."""
+    writes them, straight from the spans (``located``: no ``Chunk`` objects); the few
+    damage objects a document has are encoded once each. What may split a line is
+    escaped as ``json_line`` does: in the id and the mode's keys as they are written, and
+    in the whole output at the end only when the source text holds such a character
+    (chunk text is the source's; keys and numbers cannot hold one, escaped text none)."""
     settings = analysis.settings
     tail: dict[str, Any] = {} if metadata is None else {"metadata": metadata}
     tail["source"] = settings.source_name or None
     tail["settings"] = settings.record_settings()
     shared = "," + json_line(tail)[1:] + "\n"
     string = _encode_string
-    head = '{"id":' + string(record_id(settings.source_name, 0))[:-2]  # without '0"'
+    head = _escape_unsafe('{"id":' + string(record_id(settings.source_name, 0))[:-2])  # no '0"'
     extra = settings.mode_info.record_keys
     tokens = analysis.tokens
     damage = analysis.damage
     damage_json: dict[ChunkDamage, str] = {}
     lines = []
-    for c in analysis.chunks:
+    for i, start, end, s16, e16, length, overlap, sl, sc, el, ec, text, _w, meta in located(
+        analysis.text, analysis.spans
+    ):
         line = (
-            f'{head}{c.index}","index":{c.index},"text":{string(c.text)},'
-            f'"start":{c.start},"end":{c.end},"start_utf16":{c.start_utf16},'
-            f'"end_utf16":{c.end_utf16},"length":{c.length},"tokens":{tokens[c.index]},'
-            f'"overlap":{c.overlap},"start_line":{c.start_line},'
-            f'"start_column":{c.start_column},"end_line":{c.end_line},'
-            f'"end_column":{c.end_column}'
+            f'{head}{i}","index":{i},"text":{string(text)},'
+            f'"start":{start},"end":{end},"start_utf16":{s16},'
+            f'"end_utf16":{e16},"length":{length},"tokens":{tokens[i]},'
+            f'"overlap":{overlap},"start_line":{sl},'
+            f'"start_column":{sc},"end_line":{el},'
+            f'"end_column":{ec}'
         )
         for key in extra:
-            line += f',"{key}":{_encode_value(getattr(c, key))}'
+            value = getattr(meta, key) if meta else ""
+            line += f',"{key}":{_escape_unsafe(_encode_value(value))}'
         if damage is not None:
-            found = damage.chunks[c.index]
+            found = damage.chunks[i]
             encoded = damage_json.get(found)
             if encoded is None:
                 encoded = damage_json[found] = ',"damage":' + _encode_value(found.record())
             line += encoded
         lines.append(line + shared)
-    return _escape_unsafe("".join(lines))
+    out = "".join(lines)
+    return out if _JSON_UNSAFE.search(analysis.text) is None else _escape_unsafe(out)
 
 
 def _escape_unsafe(text: str) -> str:

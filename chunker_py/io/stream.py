@@ -395,8 +395,8 @@ def absolute(chunk: Chunk, at: Position, index: int) -> Chunk:
 def after_last_space(buffer: str, _settings: Settings | None = None) -> int:
     """Right after the buffer's last whitespace, or its end when it has none."""
     # most buffers have a whitespace near their end: the last 256 code points are searched
-    # first (any window gives the same answer, the last whitespace; a sampled mutant
-    # making it 257 is equivalent)
+    # first (any window gives the same answer, the last whitespace)
+    # mutation: equivalent 256 -> 257 — any window finds the same last whitespace
     for reach in (256, len(buffer)):
         found = _WHITESPACE.search(buffer[-reach:][::-1])
         if found is not None:

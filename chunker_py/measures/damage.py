@@ -273,6 +273,8 @@ def assess(
     table_rows = [_Table(text, t) for t in outline.tables]
 
     skip, skip_back, boundary = index.skip_space, index.skip_space_back, graphemes.is_boundary
+    length = None if sizer.per_code_point else sizer.length  # code points: end - start
+    clean = ChunkDamage()  # shared by every undamaged chunk (most of them)
     chunks = []
     for i, (start, end, _whole, meta) in enumerate(spans):
         cuts_code = bool(cut_fences.starts) and bool(cut_fences.touching(start, end))
@@ -281,18 +283,26 @@ def assess(
             cuts_table = any(not table_whole[t] for t in touched)
             prefix = meta.prefix if meta else ""
             headless = any(table_rows[t].headless(start, end, prefix) for t in touched)
-        chunks.append(
-            ChunkDamage(
-                cuts_code,
-                cuts_table,
-                i < last and (q := skip(end)) != n and q not in starts_ok,
-                i > 0 and (q := skip_back(start)) != 0 and q not in ends_ok,
-                sizer.length(text, start, end) > size,
-                mid_word(text, start) + mid_word(text, end),
-                (not boundary(start)) + (not boundary(end)),
-                headless,
+        ends_mid = i < last and (q := skip(end)) != n and q not in starts_ok
+        starts_mid = i > 0 and (q := skip_back(start)) != 0 and q not in ends_ok
+        over = (end - start if length is None else length(text, start, end)) > size
+        # mid_word at each edge, called only where both neighbours are letters or digits
+        words = (
+            0 < start < n and text[start - 1].isalnum() and text[start].isalnum()
+            and mid_word(text, start)
+        ) + (
+            0 < end < n and text[end - 1].isalnum() and text[end].isalnum()
+            and mid_word(text, end)
+        )  # fmt: skip
+        splits = (not boundary(start)) + (not boundary(end))
+        if cuts_code or cuts_table or ends_mid or starts_mid or over or words or splits or headless:
+            chunks.append(
+                ChunkDamage(
+                    cuts_code, cuts_table, ends_mid, starts_mid, over, words, splits, headless
+                )
             )
-        )
+        else:
+            chunks.append(clean)
     return Damage(
         code_blocks=len(outline.fences),
         code_blocks_cut=fence_whole.count(False),

@@ -90,16 +90,17 @@ def locate(text: str, content: str, near: int) -> int | None:
     return after
 
 
-def place(text: str, excerpt: Excerpt, near: int | None = None) -> Placed:
+def place(text: str, excerpt: Excerpt) -> Placed:
     """``excerpt`` in ``text``: as is when its offsets still hold its content, else the
-    occurrence nearest ``near`` (default: its start)."""
+    occurrence nearest its start."""
     start, end, content = excerpt.start, excerpt.end, excerpt.content
     # a shortcut: where the offsets still hold the content, ``locate`` nearest ``start``
-    # would find it there too (no caller passes ``near``), so a sampled mutant dropping
-    # the case end == len(text) (``<=`` -> ``<``) is equivalent for this package's calls
+    # finds it there too (at distance 0, so unmoved)
+    # mutation: equivalent <= -> < — start == 0 or end == len(text) then goes to locate,
+    # which finds the same place
     if 0 <= start < end <= len(text) and text[start:end] == content:
         return Placed(content, start, end, True)
-    found = locate(text, content, start if near is None else near)
+    found = locate(text, content, start)
     if found is None:
         return Placed(content, start, end, False)
     return Placed(content, found, found + len(content), True, found != start)

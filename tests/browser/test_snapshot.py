@@ -48,6 +48,22 @@ def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
     assert not [url for url in fetched_by_the_page(page) if "/snapshot-" in url]
 
 
+def test_pyodide_compiles_while_the_snapshot_arrives_and_reads_it_whole(new_app) -> None:
+    """interpreter.js hands Pyodide a buffer of the snapshot's size as soon as its bytes are
+    on their way, so the wasm compiles meanwhile; the bytes are copied in before Pyodide
+    reads its memory (the fsInit hook it awaits first). The marks show that order; the
+    figures, computed by the restored Python, show the heap was whole."""
+    page = new_app().open().wait_ready()
+    marks = page.page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('mark')"
+        ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
+    )
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert marks["snapshot-started"] <= marks["snapshot-inflated"] <= marks["snapshot-copied"]
+    assert marks["snapshot-copied"] <= marks["pyodide-restored"]
+    assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
 def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new_app, site) -> None:
     """Only the snapshot maker sets sys._chunk_inspector_snapshot: its presence proves the
     heap came from the file; chunker_py and markdown_it came with it (no lib.zip)."""

@@ -3,6 +3,7 @@ minutes, so that is `python build.py mutate`'s job, not a test's)."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from sitebuild.mutate import (
     RELATED,
     TIMED_OUT,
     SiteMutant,
+    excluded_sites,
     first_failure,
     flip,
     mutation_sites,
@@ -60,6 +62,32 @@ def test_the_draw_is_repeatable_and_follows_the_seed() -> None:
     assert len(first) == 16 and first == sample_sites(PACKAGE, 16, 0, every)
     assert first != sample_sites(PACKAGE, 16, 1, every)
     assert set(first) <= set(every)
+    # shuffled, not in file order: a run cut short is still drawn from the whole package
+    assert first != sorted(first, key=lambda s: (s.path, s.line, s.column))
+
+
+MARKED = """def bound(a, b):
+    # mutation: equivalent < -> <= — a == b never reaches here
+    if a < b < 9:
+        return a - 1  # mutation: equivalent 1 -> 0 — a trailing marker
+    # mutation: equivalent - -> +@2 — only the second minus
+    return a - b - 2
+"""
+
+
+def test_a_site_marked_equivalent_is_never_drawn(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text(MARKED)
+    drawn = {(s.line, s.column, s.original) for s in mutation_sites(package)}
+    everything = {(s.line, s.column, s.original) for s in mutation_sites(package, False)}
+    assert everything - drawn == {(3, 9, "<"), (3, 13, "<"), (4, 19, "1"), (6, 17, "-")}
+    assert (4, 17, "-") in drawn and (6, 13, "-") in drawn and (6, 19, "2") in drawn
+    assert excluded_sites(package) == 4
+    # and a draw of every site leaves them out
+    assert set(sample_sites(package, len(everything), 0, mutation_sites(package))) == set(
+        mutation_sites(package)
+    )
 
 
 def test_every_folder_of_the_package_has_existing_related_tests_its_own_first() -> None:
@@ -88,6 +116,12 @@ def test_tests_that_never_end_count_as_timed_out_and_failures_are_named(
     (tmp_path / "test_passes.py").write_text("def test_passes():\n    assert 1 == 1\n")
     monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 5)
     assert first_failure(tmp_path, ["test_endless.py"]) == TIMED_OUT
-    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 600)  # pytest's start on a busy machine
+    # silent for too long: a hang, long before the run's whole time is up
+    monkeypatch.setattr(mutate, "MUTANT_TIMEOUT_S", 600)
+    monkeypatch.setattr(mutate, "MUTANT_QUIET_S", 5)
+    began = time.monotonic()
+    assert first_failure(tmp_path, ["test_endless.py"]) == TIMED_OUT
+    assert time.monotonic() - began < 300
+    monkeypatch.setattr(mutate, "MUTANT_QUIET_S", 600)  # pytest's start on a busy machine
     assert first_failure(tmp_path, ["test_fails.py"]) == "test_fails.py::test_fails"
     assert first_failure(tmp_path, ["test_passes.py"]) is None

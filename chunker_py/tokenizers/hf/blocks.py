@@ -35,6 +35,7 @@ spaces around each. Texts without any cut are counted whole. The differential te
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from ...text.graphemes import EXTEND, PREPEND, SPACING_MARK, ZWJ, properties
 from . import forms
@@ -535,3 +536,87 @@ class Cuts:
                 found = search(text, cut + 1)
         out.append(text[start:])
         return out
+
+
+CHUNK_CACHE = 16384
+CHUNK = 128  # code points at least per chunk (fewer chunks: less per-keystroke work)
+
+
+class Chunks:
+    """Normalizes a long segment in chunks of at least ``CHUNK`` code points, each cached,
+    where the normalizer's image of the whole is the chunks' images joined (a text that is
+    one piece, such as CJK for Metaspace, is cut nowhere else; its normalizing was most of a
+    keystroke's recount). A cut goes between two characters that ``Joins`` finds stable
+    (each NFx form starts the right one with a starter that composes with nothing before
+    it and is not reordered; the other accepted steps map code points alone) and, with a
+    first Precompiled step (per grapheme cluster), of class Other both (GB999 breaks
+    between them). A Replace may touch runs of spaces only, and no image joined at a cut
+    may end or start with one of its characters (checked on the images: the whole segment
+    is normalized at once otherwise). No Prepend or Strip (they act on the ends)."""
+
+    def __init__(self, normalizer: Normalizer | None) -> None:
+        from .precompiled import Precompiled
+
+        self.normalizer = normalizer
+        steps = _steps(normalizer)
+        self.ok = normalizer is not None
+        self.spaces: set[str] = set()
+        for index, step in enumerate(steps):
+            if isinstance(step, Replace):
+                chars = set(CROSS_RULE.sub("", step.pattern.pattern))
+                self.ok &= chars <= SPACE_LIKE and set(step.content) <= SPACE_LIKE
+                self.spaces |= chars | set(step.content)
+            elif isinstance(step, Precompiled):
+                self.ok &= index == 0
+            elif not isinstance(step, Form | Lowercase | StripAccents | BertNormalizer):
+                self.ok = False
+        self.clusters = any(isinstance(step, Precompiled) for step in steps)
+        self.joins = Joins(normalizer, None, "", [])
+        self.left: dict[str, bool] = {}
+        self.right: dict[str, bool] = {}
+        self.images: dict[str, str] = {}
+
+    def _stable(self, char: str, right: bool) -> bool:
+        if self.clusters and properties(char) & 15 != 0:  # not of class Other
+            return False
+        return bool(self.joins._image_kept(char, right))
+
+    def apply(self, text: str) -> str:
+        """The normalizer's image of ``text``, from cached chunks when it is long."""
+        assert self.normalizer is not None
+        if not self.ok or len(text) < 2 * CHUNK:
+            return self.normalizer.apply(text, None)[0]
+        left, right, stable = self.left, self.right, self._stable
+        parts: list[str] = []
+        start, cut, size = 0, CHUNK, len(text)
+        while cut < size - CHUNK:
+            a, b = text[cut - 1], text[cut]
+            ok = left.get(a)
+            if ok is None:
+                ok = left[a] = stable(a, False)
+            if ok:
+                ok = right.get(b)
+                if ok is None:
+                    ok = right[b] = stable(b, True)
+            if ok:
+                parts.append(text[start:cut])
+                start, cut = cut, cut + CHUNK
+            else:
+                cut += 1
+        parts.append(text[start:])
+        images = self.images
+        out: list[str] = []
+        for part in parts:
+            image = images.get(part)
+            if image is None:
+                image = self.normalizer.apply(part, None)[0]
+                if len(images) >= CHUNK_CACHE:
+                    images.clear()
+                images[part] = image
+            if not image:
+                return self.normalizer.apply(text, None)[0]
+            out.append(image)
+        spaces = self.spaces
+        if spaces and any(x[-1] in spaces or y[0] in spaces for x, y in pairwise(out)):
+            return self.normalizer.apply(text, None)[0]
+        return "".join(out)

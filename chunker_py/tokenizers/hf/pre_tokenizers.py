@@ -93,22 +93,71 @@ def regex_matches(text: str, codes: str, pattern: re.Pattern[str], invert: bool)
     return matches
 
 
+def one_char_matches(text: str, char: str) -> list[Match]:
+    """``char_matches`` for one delimiter character, found with ``str.find`` (a CJK
+    paragraph is one run: no pass over a class code per character)."""
+    matches: list[Match] = []
+    last = 0
+    at = text.find(char)
+    while at >= 0:
+        if at > last:
+            matches.append((last, at, False))
+        matches.append((at, at + 1, True))
+        last = at + 1
+        at = text.find(char, last)
+    if last < len(text):
+        matches.append((last, len(text), False))
+    return matches
+
+
 class PreTokenizer:
     def split(self, pieces: list[Piece]) -> list[Piece]:
         raise NotImplementedError
 
 
-class CharSplit(PreTokenizer):
-    """Split on every character of a class (WhitespaceSplit, Punctuation, Digits, ...)."""
+def class_matches(text: str, delimiter: re.Pattern[str]) -> list[Match]:
+    """``char_matches`` for the characters ``delimiter`` (one character) matches."""
+    matches: list[Match] = []
+    last = 0
+    for found in delimiter.finditer(text):
+        at = found.start()
+        if at > last:
+            matches.append((last, at, False))
+        matches.append((at, at + 1, True))
+        last = at + 1
+    if last < len(text):
+        matches.append((last, len(text), False))
+    return matches
 
-    def __init__(self, is_delimiter: Callable[[int], bool], behaviour: str) -> None:
+
+def table_class(table: tuple[int, ...]) -> re.Pattern[str]:
+    """A regex of one character in a flat (first, last, ...) table of ranges."""
+    ranges = zip(table[::2], table[1::2], strict=True)
+    return re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges) + "]")
+
+
+class CharSplit(PreTokenizer):
+    """Split on every character of a class (WhitespaceSplit, Punctuation, Digits, ...);
+    with its ``table`` of ranges, the delimiters are found by a regex (a CJK paragraph
+    without any costs no class code per character)."""
+
+    def __init__(
+        self,
+        is_delimiter: Callable[[int], bool],
+        behaviour: str,
+        table: tuple[int, ...] | None = None,
+    ) -> None:
         self.codes = CharMap(lambda cp: "d" if is_delimiter(cp) else "x")
         self.behaviour = behaviour
+        self.delimiter = table_class(table) if table is not None else None
 
     def split(self, pieces: list[Piece]) -> list[Piece]:
         out: list[Piece] = []
         for piece in pieces:
-            matches = char_matches(piece[0], piece[0].translate(self.codes))
+            if self.delimiter is not None:
+                matches = class_matches(piece[0], self.delimiter)
+            else:
+                matches = char_matches(piece[0], piece[0].translate(self.codes))
             out.extend(split_piece(piece, matches, self.behaviour))
         return out
 
@@ -340,8 +389,7 @@ class Metaspace(PreTokenizer):
             ):
                 piece = prepend(piece, rep)
             if self.split_on:
-                matches = char_matches(piece[0], piece[0].translate(self.codes))
-                out.extend(split_piece(piece, matches, "merged_with_next"))
+                out.extend(split_piece(piece, one_char_matches(piece[0], rep), "merged_with_next"))
             elif piece[0]:
                 out.append(piece)
         return out
@@ -387,14 +435,15 @@ def read_pre_tokenizer(spec: object) -> PreTokenizer | None:
     if kind == "Whitespace":
         return Whitespace()
     if kind == "WhitespaceSplit":
-        return CharSplit(member_of(ud.RUST_SPACE), "removed")
+        return CharSplit(member_of(ud.RUST_SPACE), "removed", ud.RUST_SPACE)
     if kind == "BertPreTokenizer":
         return BertPreTokenizer()
     if kind == "Punctuation":
-        return CharSplit(member_of(ud.PUNCTUATION), read_behaviour(spec, "Isolated"))
+        behaviour = read_behaviour(spec, "Isolated")
+        return CharSplit(member_of(ud.PUNCTUATION), behaviour, ud.PUNCTUATION)
     if kind == "Digits":
         behaviour = "isolated" if spec.get("individual_digits", False) else "contiguous"
-        return CharSplit(member_of(ud.NUMERIC), behaviour)
+        return CharSplit(member_of(ud.NUMERIC), behaviour, ud.NUMERIC)
     if kind == "CharDelimiterSplit":
         delimiter = spec.get("delimiter")
         if not isinstance(delimiter, str) or len(delimiter) != 1:

@@ -21,6 +21,7 @@ from ..bpe import same_length_text
 from . import unicode_data as ud
 from .blocks import (
     BLOCK,
+    Chunks,
     Cuts,
     Joins,
     continuation_normalizer,
@@ -128,6 +129,8 @@ class HfTokenizer(Tokenizer):
         # Blocks after a text's first one, counted as continuations (keyed apart from the
         # texts ``count`` caches: with a Prepend normalizer the two counts differ).
         self._blocks = LruDict(BLOCK_CACHE)
+        # Long segments normalized in cached chunks (when counting: no alignments).
+        self.chunks = {id(n): Chunks(n) for n in (normalizer, self.continued) if n is not None}
 
     def pieces(self, text: str, track: bool, continued: bool = False) -> list[tuple[Piece, bool]]:
         """(piece, is an added token) in order; an added token's piece is its source span.
@@ -144,7 +147,10 @@ class HfTokenizer(Tokenizer):
             owners: Owners = list(range(start, end)) if track else None
             normalizer = self.continued if continued and start == 0 else self.normalizer
             if normalizer is not None:
-                segment, owners = normalizer.apply(segment, owners)
+                if owners is None and len(segment) >= 2 * BLOCK:
+                    segment = self.chunks[id(normalizer)].apply(segment)
+                else:
+                    segment, owners = normalizer.apply(segment, owners)
             after_word = continued and start == 0
             for n_start, n_end, n_added in self.normalized.segments(segment, after_word):
                 sub_owners = owners[n_start:n_end] if owners is not None else None
@@ -181,10 +187,10 @@ class HfTokenizer(Tokenizer):
         return total
 
     def _count_whole(self, text: str, continued: bool = False) -> int:
-        tokenize = self.model.tokenize
+        count = self.model.count
         total = 0
         for piece, added in self.pieces(text, self.track_always, continued):
-            total += 1 if added else len(tokenize(piece[0]))
+            total += 1 if added else count(piece[0])
         return total
 
     def _token_ends(self, text: str) -> list[int]:

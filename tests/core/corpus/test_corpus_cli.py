@@ -16,7 +16,7 @@ import termios
 import threading
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
-from functools import partial
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +27,7 @@ from hypothesis import settings as hypothesis_settings
 from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
 from chunker_py.io import cli as cli_module
 from chunker_py.io.cli import execute, main
-from chunker_py.io.corpus import Done, LocalPool, Output, Task, cut, cut_corpus
+from chunker_py.io.corpus import Done, LocalPool, Output, Task, cut, cut_corpus, cut_encoded
 from tests.core.conftest import settings_strategy
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -339,7 +339,7 @@ def test_a_local_worker_that_dies_costs_its_file_and_no_other(
         else:
             assert mine == lone
     # the command line: one line per dead file, the others whole, status 1
-    monkeypatch.setattr(cli_module, "cut_corpus", partial(cut_corpus, cutter=dies_on_guide))
+    monkeypatch.setattr(cli_module, "cut", dies_on_guide)  # the cutter of a run here
     status, out, messages = run(str(docs), "--size", "20", "--overlap", "0", "--jobs", "2")
     assert status == 1
     assert sorted(m for m in messages if "died" in m) == [
@@ -379,6 +379,24 @@ def test_files_from_a_list_and_exit_1_from_the_process(docs: Path, tmp_path: Pat
     assert done.returncode == 1 and b"notes/bad.txt" in done.stderr
     lines = records(done.stdout.decode())
     assert [line.get("source") for line in lines] == [str(docs / "readme.md"), "data.txt", None]
+
+
+def test_the_process_writes_jobs_2_as_jobs_1_byte_for_byte(docs: Path) -> None:
+    # --jobs 2's workers hand the parent UTF-8 bytes (cut_encoded), which it writes as
+    # they are; a file with non-ASCII text and a line separator, written either way
+    (docs / "guide" / "accents.md").write_text("Café au lait\u2028 😀 déjà vu. " * 40)
+    one = cli(str(docs), "--jobs", "1", "--file-meta")
+    two = cli(str(docs), "--jobs", "2", "--file-meta")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout and "Café".encode() in one.stdout
+    assert b"\\u2028" in one.stdout and "\u2028".encode() not in one.stdout
+
+
+def test_cut_encoded_hands_back_the_output_of_cut_in_utf8(docs: Path) -> None:
+    task = Task("guide/intro.md", Settings(source_name="guide/intro.md"), root=str(docs))
+    done, encoded = cut(task, Output()), cut_encoded(task, Output())
+    assert encoded.text == "" and encoded.utf8() == done.text.encode() == done.utf8()
+    assert replace(encoded, encoded=None) == replace(done, text="")
 
 
 def on_a_terminal(*args: str) -> tuple[int, bytes]:

@@ -1,0 +1,90 @@
+"""--tiktoken: cl100k_base and o200k_base counted by the tiktoken package count exactly as
+the pure-Python tokenizers do (CPython only: tiktoken is native)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from chunker_py import ChunkerError, Settings, analyse
+from chunker_py import tokenizers as registry
+from chunker_py.tokenizers.bpe import BpeTokenizer
+
+from ..token_corpus import CORPUS, token_texts
+
+pytestmark = pytest.mark.cpython_only  # Pyodide has no tiktoken
+
+pytest.importorskip("tiktoken")  # never skipped in CPython: requirements-test.txt pins it
+
+from chunker_py.tokenizers.native import NativeBpeTokenizer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[3]
+NAMES = ("cl100k_base", "o200k_base")
+PURE = {name: BpeTokenizer(name) for name in NAMES}
+NATIVE = {name: NativeBpeTokenizer(name) for name in NAMES}
+DOCUMENTS = [
+    ROOT / "README.md",
+    ROOT / "CHANGELOG.md",
+    ROOT / "static" / "sample.txt",
+    *sorted((ROOT / "tests" / "data").glob("*.md")),
+    *sorted((ROOT / "tests" / "data").glob("*.txt")),
+]
+
+
+@given(text=token_texts | st.sampled_from(sorted(CORPUS.values())))
+@example(text="lone \ud800 surrogate \udfff and a pair \ud83d\ude00")
+@example(text="<|endoftext|><|fim_prefix|> <|endofprompt|>")
+@pytest.mark.parametrize("name", NAMES)
+def test_tiktoken_counts_as_the_pure_tokenizer(name: str, text: str) -> None:
+    assert NATIVE[name]._count(text) == PURE[name]._count(text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_repository_documents_chunks_count_alike(name: str) -> None:
+    counted = 0
+    for path in DOCUMENTS:
+        text = path.read_text("utf-8")
+        result = analyse(text, Settings(chunk_size=300, chunk_overlap=50), max_chunks=None,
+                         max_code_points=None)  # fmt: skip
+        pieces = [text[s.start : s.end] for s in result.spans] + [text]
+        assert [NATIVE[name]._count(p) for p in pieces] == [PURE[name]._count(p) for p in pieces]
+        counted += len(pieces)
+    assert counted > 500
+
+
+def test_use_tiktoken_makes_the_registry_count_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
+    monkeypatch.setattr(registry, "_CACHE", {})
+    assert type(registry.get_tokenizer("o200k_base")) is BpeTokenizer
+    registry.use_tiktoken()
+    assert type(registry.get_tokenizer("cl100k_base")) is NativeBpeTokenizer
+    assert type(registry.get_tokenizer("o200k_base")) is NativeBpeTokenizer
+    assert type(registry.get_tokenizer("words")).__name__ == "WordsTokenizer"
+
+
+def test_without_tiktoken_the_option_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    with pytest.raises(ChunkerError, match="pip install tiktoken"):
+        registry.use_tiktoken()
+
+
+@pytest.mark.subprocess
+def test_the_command_line_writes_the_same_bytes_with_tiktoken(tmp_path: Path) -> None:
+    for n, path in enumerate(DOCUMENTS[:4]):
+        (tmp_path / f"{n}{path.suffix}").write_bytes(path.read_bytes())
+    for extra in ([], ["--tokenizer", "o200k_base", "--size-unit", "tokens", "--size", "80"]):
+        runs = [
+            subprocess.run(
+                [sys.executable, "-m", "chunker_py", str(tmp_path), "--no-limits", "--jobs", "2",
+                 *extra, *native],
+                capture_output=True, cwd=ROOT, check=True, timeout=300,
+            ).stdout
+            for native in ([], ["--tiktoken"])
+        ]  # fmt: skip
+        assert runs[0] == runs[1] and runs[0].count(b"\n") > 100
