@@ -382,10 +382,14 @@ class Page:
         return self.chunk_map.selection()
 
     def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
-        """Issue 19: the evidence underlined in the chunk map, named in the records."""
+        """Issue 19: the evidence underlined in the chunk map; named in the records, which
+        are shown from this result's view with its evidence words (a stale result's found
+        evidence is not this view's)."""
         ranges, words = evidence_marks(found)
         self.chunk_map.mark_evidence(result, ranges, words)
-        self.records.mark_evidence(result, words)
+        if result is not None and result is self.view.analysis:
+            self.view = replace(self.view, evidence=words)
+            self.records.show(self.view)
 
     def _apply_row(self, fragment: str) -> None:
         """Use: the row's settings go into the controls; the comparison's status says so
@@ -400,7 +404,11 @@ class Page:
         damage words."""
         only = tuple(indices) if indices is not None else None
         found = self.result.damage if self.result is not None else None
-        self.view = replace(self.view, analysis=self.result, only=only, damage=found)
+        # the evidence words found stay while the result does
+        evidence = self.view.evidence if self.result is self.view.analysis else None
+        self.view = replace(
+            self.view, analysis=self.result, only=only, damage=found, evidence=evidence
+        )
         self.preview.show(self.view)
         self.records.show(self.view)
 

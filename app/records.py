@@ -25,22 +25,19 @@ class Records(Windowed):
 
     def __init__(self) -> None:
         super().__init__()
-        self.evidence: tuple[Analysis | None, str] = (None, "{}")  # result, its words
+        self.evidence_shown: str | None = None  # the Evidence words the rows have (JSON)
         self.uncounted = False  # whether a row drawn last shows "…" for its tokens
-
-    def mark_evidence(self, analysis: Analysis | None, words: dict[int, str]) -> None:
-        """Per chunk index of ``analysis``, the questions whose evidence it holds."""
-        self.evidence = (analysis, to_json({str(i): w for i, w in words.items()}))
-        self._evidence()
-
-    def _evidence(self) -> None:
-        analysis, words = self.evidence
-        shown = words if analysis is not None and analysis is self.analysis else "{}"
-        render().evidence(by_id("records-body"), shown)
 
     def show(self, view: ListView) -> None:
         super().show(view)
-        show_words(by_id("records-body"), view, self.listed)
+        body = by_id("records-body")
+        show_words(body, view, self.listed)
+        # the Evidence words come with the view once found for its result; none before
+        evidence = view.evidence if view.analysis is not None else None
+        shown = to_json({str(i): w for i, w in (evidence or {}).items()})
+        if shown != self.evidence_shown:
+            render().evidence(body, shown)
+            self.evidence_shown = shown
 
     def _tokens(self, index: int) -> int | str:
         # counts show once the tokenizer's tables are in and the chunk is counted: an
@@ -85,7 +82,7 @@ class Records(Windowed):
                 for c in chunks
             ]
         render().rows(by_id("records-body"), to_json(rows), TOKENS_COLUMN, self.kept)
-        self._evidence()
+        self.evidence_shown = None  # rows drawn: ``show`` gives them their Evidence words
 
     def caption(self, total: int, shown: int) -> None:
         listed = f"showing {number(shown)}; " if shown < total else ""

@@ -276,7 +276,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "config": ("config", "modes"),
     "measures": ("measures", "evidence", "pipeline"),
     "pipeline": ("pipeline", "io", "measures", "modes"),
-    "io": ("io", "corpus", "stream", "evidence"),
+    "io": ("io", "corpus", "stream", "evidence", "cluster"),
 }
 
 

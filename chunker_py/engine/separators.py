@@ -224,9 +224,10 @@ def _passage_bounds(index: TextIndex, start: int, end: int, separator: str) -> l
     separator cannot overlap itself (then matching from any start finds the same ones)."""
     width = len(separator)
     if not _self_overlapping(separator):
-        # the whole text's occurrences: no range starts at -1, so this key never meets
-        # _bounds' (start, end, ...) keys whatever its second number
-        # mutation: equivalent - -> +@2 — the first -1 alone keeps the key apart
+        # the whole text's occurrences: _bounds' keys are (start, end, ...) with
+        # 0 <= start <= end, so a key whose start or end is negative never meets them
+        # mutation: equivalent - -> + — either number alone, negative, keeps the key apart
+        # mutation: equivalent 1 -> 0 — the other number stays -1
         key = (-1, -1, separator, False)
         occurrences = index.pieces.get(key)
         if occurrences is None:

@@ -25,6 +25,7 @@ class Element:
         self.textContent = ""
         self.hidden = False
         self.rows: list[list[Any]] = []  # a table body: its rows' cells, in order
+        self.evidence: dict[int, str] = {}  # its rows' Evidence words, by chunk index
 
 
 class Scripts:
@@ -38,6 +39,8 @@ class Scripts:
         rows = json.loads(rows_json)
         assert kept <= len(tbody.rows)
         tbody.rows = tbody.rows[:kept] + rows
+        kept_indices = {row[0] for row in tbody.rows[:kept]}
+        tbody.evidence = {i: w for i, w in tbody.evidence.items() if i in kept_indices}
         self.sent.append((kept, len(rows)))
 
     def preview(self, items: Element, items_json: str, kept: int = 0) -> None:
@@ -47,8 +50,13 @@ class Scripts:
     def header(self, _head: Element, _json: str) -> None:
         pass
 
-    def evidence(self, _body: Element, _json: str) -> None:
+    def damage(self, _listing: Element, _json: str) -> None:
         pass
+
+    def evidence(self, tbody: Element, words_json: str) -> None:
+        """render.js's ``evidence``: every row's Evidence cell set from ``words_json``."""
+        words = json.loads(words_json)
+        tbody.evidence = {row[0]: words[str(row[0])] for row in tbody.rows if str(row[0]) in words}
 
 
 SCRIPTS = Scripts()
@@ -156,3 +164,33 @@ def test_an_edit_in_the_last_chunk_sends_only_its_row() -> None:
     changed = changed[: end - 1] + "!" + changed[end:]
     assert show(table, changed, chosen) == expected(changed, chosen)
     assert SCRIPTS.sent == [(3, len(first) - 3)]
+
+
+def test_the_evidence_words_come_with_the_view_and_an_edit_drops_them() -> None:
+    """The Evidence column shows the words of the view it is shown from: none before the
+    evidence is found, none of the previous text's once an edit's result is shown (even
+    where no row is drawn again), every listed row's once found (rows listed later too)."""
+    chosen = Settings(mode="sentence", chunk_size=120, chunk_overlap=20)
+    text = "".join(f"Sentence {i} is here. It ends. " for i in range(600))  # >100 chunks
+    result = analyse(text, chosen)
+    assert len(result.spans) > 110
+    table = records.Records()
+    view = dom.ListView(analysis=result)
+    table.show(view)
+    body = ELEMENTS["records-body"]
+    assert body.evidence == {}
+    words = {2: "question 1", 105: "questions 1, 2"}
+    view = dom.ListView(analysis=result, evidence=words)
+    table.show(view)
+    assert body.evidence == {2: "question 1"}  # chunk 105 is not listed yet
+    table.reveal(105)  # all rows listed: the later row has its words too
+    assert body.evidence == words
+    # an edit after every chunk's end: no row changes, the old words go all the same
+    SCRIPTS.sent.clear()
+    edited = analyse(text + "More", chosen)
+    table.show(dom.ListView(analysis=edited))
+    assert body.evidence == {}
+    table.show(dom.ListView(analysis=edited, evidence={3: "question 2"}))
+    assert body.evidence == {3: "question 2"}
+    table.show(dom.ListView())
+    assert body.evidence == {}

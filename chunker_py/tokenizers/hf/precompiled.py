@@ -114,5 +114,6 @@ def replace(out: list[str], changes: list[int], old_count: int, new: str) -> Non
     diff = len(new) - old_count
     if diff > 0:
         changes[len(changes) - diff :] = [1] * diff
+    # mutation: equivalent 0 -> 1 — diff 0 would add 0 to the last change
     elif diff < 0 and changes:
         changes[-1] += diff
