@@ -65,6 +65,7 @@ from chunker_py import (
     tradeoffs,
 )
 from chunker_py.measures.evidence import Evidence
+from chunker_py.tokenizers.base import MERGE_STEP, paced
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing
 TYPING_GAP_MS = 250  # an update this soon after the previous one is taken for typing
@@ -251,7 +252,7 @@ class Page:
             self.result = result
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
-            steps.append(lambda: self._tokens(result))
+            steps.append(lambda: self._drive(generation, self._tokens(result)))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
             steps.extend([lambda: next(facts, None)] * 4)
@@ -327,15 +328,18 @@ class Page:
             self.tradeoff.show(TradeoffView(bars, chosen.chunk_size, size_unit_name(chosen)))
         self.root.dataset.chart = "ready"
 
-    def _tokens(self, result: chunker_py.Analysis) -> None:
-        """Token figures (every chunk counted; the tokenizer's tables loaded if new)."""
+    def _tokens(self, result: chunker_py.Analysis) -> Iterator[None]:
+        """Token figures (the tokenizer's tables loaded if new; then every chunk counted,
+        long pieces' merges in paced steps: issue 18, defect 8), and the records' counts."""
         missing = app_code_missing()
         if missing is not None and not tokenizer_loaded(result.settings.tokenizer):
             self.tokens.unavailable(missing)
             return
+        yield from paced(result.token_steps(), MERGE_STEP)
         if not self.view.tokens_ready:
             self.view = replace(self.view, tokens_ready=True)
             self.records.show(self.view)
+        self.records.counted()
         self.tokens.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:

@@ -74,6 +74,23 @@ class Analysis:
         count = get_tokenizer(self.settings.tokenizer).count
         return tuple(count(self.text[s.start : s.end]) for s in self.spans)
 
+    def token_steps(self) -> Iterator[int]:
+        """Each chunk's tokens counted in steps (the work done, as ``count_steps`` yields
+        it); ``tokens`` then reads them from the tokenizer's cache (issue 18, defect 8)."""
+        if self.error is not None or "tokens" in self.__dict__:
+            return
+        count_steps = get_tokenizer(self.settings.tokenizer).count_steps
+        for span in self.spans:
+            yield from count_steps(self.text[span.start : span.end])
+
+    def known_tokens(self, index: int) -> int | None:
+        """Chunk ``index``'s token count if it costs no counting (all counted, or its text
+        in the tokenizer's cache), else None: what an edit's own task may show."""
+        if "tokens" in self.__dict__:
+            return self.tokens[index]
+        span = self.spans[index]
+        return get_tokenizer(self.settings.tokenizer).known(self.text[span.start : span.end])
+
     def chunk_tokens(self, index: int) -> int:
         """Chunk ``index``'s token count, without counting every chunk (a view showing a
         few records reads this; ``tokens`` counts them all)."""

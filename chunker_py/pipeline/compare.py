@@ -153,7 +153,7 @@ def _row_steps(
         if analysis is None:
             yield from paced(_count_steps(text, row, max_code_points), MERGE_STEP)
             analysis = _analysed(None, text, row, max_chunks, max_code_points)
-        yield from paced(_count_chunk_steps(analysis), MERGE_STEP)
+        yield from paced(analysis.token_steps(), MERGE_STEP)
         yield _row(key, label, row, current, analysis, max_chunks)
 
 
@@ -211,16 +211,6 @@ def _count_steps(text: str, settings: Settings, max_code_points: int | None) -> 
     size, overlap = settings.chunk_size, settings.overlap
     for start, end in window_bounds(ends, size, overlap):
         yield from tokenizer.count_steps(text[start:end])
-
-
-def _count_chunk_steps(analysis: Analysis) -> Iterator[int]:
-    """Each chunk's tokens counted in steps (``Analysis.tokens`` reads them)."""
-    if analysis.error is not None:
-        return
-    count_steps = get_tokenizer(analysis.settings.tokenizer).count_steps
-    text = analysis.text
-    for span in analysis.spans:
-        yield from count_steps(text[span.start : span.end])
 
 
 def _analysed(

@@ -63,6 +63,10 @@ class Tokenizer(ABC):
             self._counts.put(text, cached)
         return cached
 
+    def known(self, text: str) -> int | None:
+        """The count of ``text`` if it is in the cache, else None (nothing is counted)."""
+        return self._counts.get(text)
+
     def count_steps(self, text: str) -> Generator[int, None, int]:
         """``count`` in steps: long pieces' merges yield the work done now and then (issue
         18, defect 8: see ``paced``; the page runs one step per task). Same result and

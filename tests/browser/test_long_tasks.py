@@ -323,3 +323,33 @@ def test_a_newer_edit_drops_the_token_counting_of_an_older_one(probed: App) -> N
     assert timer == [True], timer
     _never_stale(probed.page.evaluate("() => window.__ciShown"), _expected(newer))
     assert _shown(probed) == _expected(newer)
+
+
+# the records' Tokens cells as the paste's own task leaves them
+PASTE_TOKENS = """(el, v) => {
+    el.value = v;
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    return [...document.querySelectorAll('#records-body .tokens-cell')].map((c) => c.textContent);
+}"""
+
+
+def test_an_edit_counts_no_tokens_in_its_own_task(probed: App) -> None:
+    """Issue 18, defect 8: in the code-point modes the edit's own task counted the tokens
+    of the first 100 records (a 20,000-letter run's: ~190 ms in the page at load 2, over
+    the bar under load). New chunks show "…" in that task; once counted after the paint,
+    every row shows its chunk's count, as chunker_py counts it."""
+    probed.choose(MODES["recursive"].label)
+    show(probed, PROSE[:-6])
+    text = "counted " + unspaced()[8:]  # new to the caches
+    seen = probed.source.evaluate(PASTE_TOKENS, text)
+    assert seen and set(seen) == {"…"}, seen
+    probed.page.wait_for_selector('#app[data-comparison="ready"]', state="attached",
+                                  timeout=180_000)  # fmt: skip
+    probed.page.wait_for_function(
+        "() => ![...document.querySelectorAll('#records-body .tokens-cell')]"
+        ".some((c) => c.textContent === '…')", timeout=60_000,
+    )  # fmt: skip
+    shown = probed.page.locator("#records-body .tokens-cell").all_text_contents()
+    result = analyse(text, Settings().replace(mode="recursive"), with_tradeoffs=False)
+    assert len(shown) == min(100, result.count)
+    assert shown == [str(n) for n in result.tokens[: len(shown)]]
