@@ -11,6 +11,8 @@ from tokenizers import models, pre_tokenizers
 
 from chunker_py.tokenizers.hf import HfTokenizer, load_tokenizer_json
 
+pytestmark = pytest.mark.cpython_only  # Pyodide: HF tokenizers is native
+
 
 def pair(fuse_unk: bool) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
     vocab = {"<unk>": 0, "a": 1, "b": 2, "ab": 3}
