@@ -76,8 +76,11 @@ class Lines:
 def _parser() -> Any:
     from markdown_it import MarkdownIt
 
+    from .block_rules import rule_dispatch
+
     md = MarkdownIt("commonmark").enable("table")
     md.disable("inline")
+    rule_dispatch(md)  # the same tokens, each rule called only where it can match
     return md
 
 

@@ -160,6 +160,11 @@ def _candidates(text: str, colons: bool) -> re.Pattern[str]:
                 # one terminator ("." in most prose): a literal first, which ``re`` finds
                 # several times faster than a class ("[.]+" is ".[.]*")
                 run = re.escape(present) + run.replace("]+", "]*", 1)
+            elif not colons:
+                # a class first, not a repeat: ``re`` then skips ahead by the class
+                # ("[.!?]+" is "[.!?][.!?]*"); a repeat first is tried at every position
+                first = f"[{unconditional}{latin}]"
+                run = first + run.replace("]+", "]*", 1)
         if colons and run:
             # (one class first: ``re`` skips ahead only to a class or a literal, not to a
             # choice between classes; a colon is a run on its own)
@@ -825,8 +830,27 @@ def _pairs(text: str, start: int, end: int, breaks: bool) -> list[tuple[int, int
     only, in order (``breaks``: whether the range has a blank line at all)."""
     found: list[tuple[int, int]] = []
     for opener, pattern in _PAIRS:
-        if _present(text, opener):
-            found += [m.span() for m in pattern.finditer(text, start, end)]
+        if not _present(text, opener):
+            continue
+        # every match starts at an opener: ``str.find`` jumps to each (``re`` scans for a
+        # literal one character at a time) and the pattern is tried there, as finditer
+        # would (the next try after a match, or after the opener when none); an opener
+        # met often (Chinese quotes) leaves the rest to finditer, cheaper per match
+        match = pattern.match
+        find = text.find
+        at = find(opener, start, end)
+        tries = 0
+        while at >= 0:
+            tries += 1
+            if tries > 8:
+                found += [m.span() for m in pattern.finditer(text, at, end)]
+                break
+            hit = match(text, at, end)
+            if hit is None:
+                at = find(opener, at + 1, end)
+            else:
+                found.append(hit.span())
+                at = find(opener, hit.end(), end)
     if not found:
         return []
     found.sort()
@@ -884,6 +908,8 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     windows: list[tuple[int, int]] = []
     hits: list[int] = []
     for needle in _SECOND_NEEDLES:  # str.find: far faster than a pattern beyond Latin-1
+        if not _present(text, needle):
+            continue
         at = text.find(needle, start + 1, end)
         while at >= 0:
             tail = at + len(needle)
