@@ -125,3 +125,19 @@ def test_tests_that_never_end_count_as_timed_out_and_failures_are_named(
     monkeypatch.setattr(mutate, "MUTANT_QUIET_S", 600)  # pytest's start on a busy machine
     assert first_failure(tmp_path, ["test_fails.py"]) == "test_fails.py::test_fails"
     assert first_failure(tmp_path, ["test_passes.py"]) is None
+
+
+def test_the_readmes_count_of_excluded_sites_is_the_codes() -> None:
+    """The README's "N of M sites are excluded" says what the sampler finds in chunker_py
+    now: M sites in all, N of them marked equivalent (a marker added or a site gained
+    without the README following fails here)."""
+    import re
+
+    readme = (PACKAGE.parent / "README.md").read_text("utf-8")
+    said = re.findall(r"(\d[\d,]*) of (\d[\d,]*) sites are excluded", " ".join(readme.split()))
+    assert len(said) == 1, said
+    excluded, total = (int(n.replace(",", "")) for n in said[0])
+    everything = mutation_sites(PACKAGE, False)
+    now = f"{excluded_sites(PACKAGE):,} of {len(everything):,} sites are excluded"
+    assert (excluded, total) == (excluded_sites(PACKAGE), len(everything)), f"README: {now}"
+    assert excluded == len(everything) - len(mutation_sites(PACKAGE))
