@@ -463,7 +463,7 @@ class Page:
             return
         self.controls.show(ControlsView(chosen))
         # the tables of a tokenizer not loaded yet load in the analysis (as before)
-        ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode == "markdown"
+        ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode_info.parses_markdown
         counting = prepare_steps(text, chosen) if ready else None
         if counting is not None and next(counting, StopIteration) is not StopIteration:
             self._count_first(text, chosen, notes, counting)
@@ -485,7 +485,7 @@ class Page:
         self.outcome = "busy"
         doing = (
             "Counting tokens…"
-            if chosen.mode != "markdown"
+            if not chosen.mode_info.parses_markdown
             else "Reading the Markdown structure…"
             if sizer_for(chosen).per_code_point
             else "Reading the Markdown structure and counting tokens…"

@@ -122,7 +122,7 @@ def check_buffer_size(value: object) -> int:
 
 def check_streamable(settings: Settings) -> None:
     """Refuse settings whose mode cannot be streamed (Markdown structure)."""
-    if settings.mode not in _SEAMS:
+    if settings.mode_info.stream_seam is None:
         raise SettingError(
             f"{settings.mode_info.label} cannot be streamed: its sections and blocks need "
             "the whole document's parse. Split the document in memory (without streaming), "
@@ -142,7 +142,7 @@ def iter_segments(
     or binary file object (anything with ``read(n)``). ``name`` starts error messages."""
     check_streamable(settings)
     buffer_size = check_buffer_size(buffer_size)
-    find_seam = _SEAMS[settings.mode]
+    find_seam = _SEAMS[settings.mode_info.stream_seam]
     reader = _Reader(source, name)
     position = Position()
     buffer = ""
@@ -428,10 +428,9 @@ def _sentence_seam(buffer: str, settings: Settings) -> int:
     return after_last_space(buffer)
 
 
-_SEAMS: dict[str, Callable[[str, Settings], int]] = {
-    "fixed": after_last_space,
-    "token-window": after_last_space,
-    "recursive": _recursive_seam,
+_SEAMS: dict[str | None, Callable[[str, Settings], int]] = {  # a mode's ``stream_seam``
+    "space": after_last_space,
+    "separator": _recursive_seam,
     "sentence": _sentence_seam,
 }
 

@@ -51,6 +51,13 @@ class Mode:
     # Why chunks exceed the size, from the mode's options, for modes whose chunks carry no
     # note saying so (the over-size warning); the module's ``over_size``, if it has one.
     over_size: Callable[[Any], str] | None = None
+    # True: the mode cuts the Markdown parse's blocks (a long text's parse is paced apart)
+    parses_markdown: bool = False
+    # True: sized in tokens, the mode cuts windows of tokens (each window counted apart)
+    token_windows: bool = False
+    # How a stream is cut into segments for this mode (io/stream.py): after the buffer's
+    # last space, at its last separator, or at its last sentence; None: not streamable
+    stream_seam: Literal["space", "separator", "sentence"] | None = None
 
 
 def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
@@ -82,6 +89,7 @@ MODES: dict[str, Mode] = {
             langchain="LangChain: RecursiveCharacterTextSplitter gives exactly these chunk texts "
             "(it does not report offsets).",
             langchain_exact=True,
+            stream_seam="separator",
         ),
         _mode(
             "fixed",
@@ -96,6 +104,8 @@ MODES: dict[str, Mode] = {
             langchain="LangChain has no splitter that cuts fixed windows of code points "
             "(CharacterTextSplitter merges pieces at one separator; TokenTextSplitter counts "
             "tokens).",
+            token_windows=True,
+            stream_seam="space",
         ),
         _mode(
             "markdown",
@@ -109,6 +119,7 @@ MODES: dict[str, Mode] = {
             compare_rows=(CompareRow("markdown", "Markdown structure", 3),),
             langchain="LangChain's Markdown splitters cut at headings but do not pack whole "
             "CommonMark blocks up to a size as Markdown structure does.",
+            parses_markdown=True,
         ),
         _mode(
             "sentence",
@@ -119,6 +130,7 @@ MODES: dict[str, Mode] = {
             compare_rows=(CompareRow("sentence", "Sentence", 4),),
             langchain="LangChain's sentence splitters (NLTK, spaCy) use other sentence rules "
             "than Sentence mode.",
+            stream_seam="sentence",
         ),
         _mode(
             "token-window",
@@ -128,6 +140,8 @@ MODES: dict[str, Mode] = {
             "window starting chunk size minus overlap tokens after the previous one; a cut "
             "inside a character moves to the character's end.",
             tokens_only=True,
+            token_windows=True,
+            stream_seam="space",
             # seed 004's token window: the same size and overlap, counted in tokens
             compare_rows=(CompareRow("token-window", "Token window", 7),),
         ),

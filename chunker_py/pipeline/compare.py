@@ -178,7 +178,7 @@ def prepare_steps(text: str, settings: Settings) -> Iterator[None]:
         return  # the analysis reports the error
     index = text_index(text)
     if (
-        settings.mode == "markdown"
+        settings.mode_info.parses_markdown
         and text.count("\n") >= PARSE_APART_LINES
         and not computed(index, markdown_blocks)
     ):
@@ -201,7 +201,7 @@ def _count_steps(text: str, settings: Settings, max_code_points: int | None) -> 
     for work in tokenizer.count_steps(text):
         merged += work
         yield work
-    if sizer_for(settings).per_code_point or settings.mode not in ("token-window", "fixed"):
+    if sizer_for(settings).per_code_point or not settings.mode_info.token_windows:
         return  # not cut into token windows (sizing/tokens.py)
     if merged:  # long pieces: the token ends (~25 ms CPU on 20,000 cp of emoji) a step alone
         yield MERGE_STEP
