@@ -4,16 +4,20 @@ static/chunkmap.js draws it from the text and the result's spans (code-point off
 maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Activating a
 chunk (click, Enter or Space) shows its record row and preview item, all records being
 listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
-Damage found after the paint marks the chunks' edges (words in each handle's name).
-Every word said about a chunk (its handle's name, the detail line) is written here, with
-app/describe.py; the script only sets them.
-The questions' evidence (issue 19) is underlined over the chunks by a CSS highlight (the
-text's elements are not touched) and each chunk holding some names its questions; text
-selected in the map can be added as evidence (``selection``).
+The map is shown from a ``MapView``, one per result, which the page (app/inspector.py)
+makes when the result is shown and replaces once the result's damage and evidence are
+found after the paint: the damage marks the chunks' edges (words in each handle's name);
+the questions' evidence (issue 19) is underlined over the chunks by a CSS highlight (the
+text's elements are not touched) and each chunk holding some names its questions. No other
+panel sets the map's marks. Every word said about a chunk (its handle's name, the detail
+line) is written here, with app/describe.py; the script only sets them. Text selected in
+the map can be added as evidence (``selection``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -40,21 +44,44 @@ def damage_marks(damage: Damage) -> list[list[str]]:
     ]
 
 
+# the evidence marks of one result: the matched excerpts' ranges (code points, in text
+# order) and, per chunk index, the questions whose evidence the chunk holds, in words
+EvidenceMarks = tuple[Sequence[tuple[int, int]], Mapping[int, str]]
+
+
+@dataclass(frozen=True)
+class MapView:
+    """What the chunk map shows of one result: the result, its damage once computed after
+    the paint, and its evidence marks once the Evidence check has found them. The page
+    makes one per result and gives it the damage and the evidence as they are found.
+
+    None (not found yet): a map drawn anew for this result shows no damage or evidence;
+    a map already showing the same text and spans (only the source name or a setting
+    that moves no chunk changed) keeps the marks it has until the new ones come."""
+
+    analysis: Analysis | None = None
+    damage: Damage | None = None
+    evidence: EvidenceMarks | None = None
+
+
 class ChunkMap:
     def __init__(self, records: Windowed, preview: Windowed) -> None:
         self.records = records
         self.preview = preview
         self.root = by_id("chunk-map")
         self.back = by_id("map-back")
-        self.last: tuple[Any, ...] | None = None
+        self.view = MapView()
+        self.last: tuple[Any, ...] | None = None  # the drawn text and spans
         self.selected = -1
-        # a result not drawn yet because the map was off screen (drawn after the paint)
-        self.waiting: Analysis | None = None
+        # the view's result is not drawn yet because the map was off screen (drawn after
+        # the paint, by ``catch_up``)
+        self.waiting = False
         self.evidence: tuple[str, str] = ("", "")  # the text and marks of the evidence shown
-        # the drawn result, its chunks' names without damage and evidence, their damage
-        # and evidence in words, and the names the handles have now
+        # the drawn result, its chunks' names without damage and evidence, the damage
+        # marked, their damage and evidence in words, and the names the handles have now
         self.drawn: Analysis | None = None
         self.base: list[str] = []
+        self.marked: Damage | None = None
         self.damage_words: list[str] = []
         self.evidence_words: dict[int, str] = {}
         self.names: list[str] = []
@@ -62,7 +89,7 @@ class ChunkMap:
 
     @property
     def deferred(self) -> bool:
-        return self.waiting is not None
+        return self.waiting
 
     def wire(self) -> None:
         js = window.ciChunkMap
@@ -76,13 +103,16 @@ class ChunkMap:
         for panel_id in ("records-body", "preview-list"):
             on(by_id(panel_id), "keydown", self._key_in_target)
 
-    def show(self, analysis: Analysis | None) -> None:
-        """Draw ``analysis`` now if the map is on screen; otherwise keep it for
-        ``catch_up`` after the paint (laying out 20,000 code points of spans off screen
-        would only delay the keystroke's frame)."""
-        self.waiting = None
+    def show(self, view: MapView) -> None:
+        """Show ``view``: its result drawn now if the map is on screen (or already shows
+        its text and spans: then only its marks are drawn); otherwise the view is kept
+        for ``catch_up`` after the paint (laying out 20,000 code points of spans off
+        screen would only delay the keystroke's frame)."""
+        self.view = view
+        self.waiting = False
+        analysis = view.analysis
         if analysis is None or not analysis.spans:
-            self.last = self.drawn = None
+            self.last = self.drawn = self.marked = None
             self.base, self.names, self.damage_words, self.last_spans = [], [], [], ()
             self.evidence_words = {}
             self.root.replaceChildren()
@@ -90,23 +120,52 @@ class ChunkMap:
             self.back.hidden = True
             return
         panel = by_id("chunk-map-panel")
-        if panel.hidden or not window.ciChunkMap.onScreen():
-            self.waiting = analysis  # a hidden panel is off screen too: shown, drawn later
+        drawn = (analysis.text, analysis.spans) == self.last
+        if not drawn and (panel.hidden or not window.ciChunkMap.onScreen()):
+            self.waiting = True  # a hidden panel is off screen too: shown, drawn later
             panel.hidden = False
             return
-        self._draw(analysis)
+        self._draw(view)
 
     def catch_up(self) -> None:
-        """After the paint: draw the result kept while the map was off screen."""
-        if self.waiting is not None:
-            analysis, self.waiting = self.waiting, None
-            self._draw(analysis)
+        """After the paint: draw the view kept while the map was off screen."""
+        if self.waiting:
+            self.waiting = False
+            self._draw(self.view)
 
-    def _draw(self, analysis: Analysis) -> None:
+    def _draw(self, view: MapView) -> None:
+        analysis = view.analysis
+        assert analysis is not None
+        self.drawn = analysis
         key = (analysis.text, analysis.spans)
-        if key == self.last:
-            return  # same text and chunks (e.g. only the source name changed)
+        redrawn = key != self.last  # else the same text and chunks (only the name changed)
         self.last = key
+        if redrawn:
+            self._draw_chunks(analysis)
+        renamed = redrawn
+        if view.damage is not None and view.damage is not self.marked:
+            self.marked = view.damage
+            marks = damage_marks(view.damage)
+            window.ciChunkMap.markDamage(self.root, to_json(marks))
+            self.damage_words = [words for _start, _end, words in marks]
+            renamed = True
+        if view.evidence is not None:
+            ranges, words = view.evidence
+            if redrawn:  # the underline's ranges lay on the text elements replaced
+                self.evidence = ("", "")
+            marks = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
+            self._evidence(analysis.text, marks)
+            if words != self.evidence_words:
+                self.evidence_words = dict(words)
+                renamed = True
+        elif redrawn:
+            # evidence marks are the older text's until this result's are found
+            self._evidence(analysis.text, _NO_EVIDENCE)
+        if renamed:
+            self._name()
+
+    def _draw_chunks(self, analysis: Analysis) -> None:
+        """The text cut at the chunks' offsets, with no damage or evidence marks yet."""
         if self.selected >= 0:
             self._unmark()
         self.back.hidden = True
@@ -114,38 +173,12 @@ class ChunkMap:
         spans = to_json(list(map(itemgetter(0, 1), analysis.spans)))
         window.ciChunkMap.chunkMap(self.root, analysis.text, spans)
         self.base = self._base_names(analysis.spans)
-        self.drawn = analysis
-        self.damage_words, self.evidence_words = [], {}  # this result's come later
-        self._name()
-        # evidence marks are the older result's until the evidence step marks this one
-        self._evidence(analysis.text, _NO_EVIDENCE)
+        self.marked, self.damage_words, self.evidence_words = None, [], {}
         count = len(analysis.spans)
         noun = "chunk" if count == 1 else "chunks"
         self.root.setAttribute(
             "aria-label", f"Chunk map: the source text with its {number(count)} {noun}"
         )
-
-    def mark_damage(self, damage: Damage | None) -> None:
-        """Once the damage of the shown result is known (after the paint)."""
-        if damage is not None and self.last is not None:
-            marks = damage_marks(damage)
-            window.ciChunkMap.markDamage(self.root, to_json(marks))
-            self.damage_words = [words for _start, _end, words in marks]
-            self._name()
-
-    def mark_evidence(
-        self, analysis: Analysis | None, ranges: list[tuple[int, int]], words: dict[int, str]
-    ) -> None:
-        """Underline the evidence ``ranges`` (code points) of ``analysis`` and name, per chunk
-        index, the questions whose evidence it holds; nothing when the map shows another
-        result (it is marked again when its own evidence is known)."""
-        if analysis is None or self.last != (analysis.text, analysis.spans):
-            return
-        marks = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
-        self._evidence(analysis.text, marks)
-        if words != self.evidence_words:
-            self.evidence_words = dict(words)
-            self._name()
 
     def _base_names(self, spans: Any) -> list[str]:
         """Each chunk's name before its damage and evidence; a chunk whose span and the

@@ -23,7 +23,7 @@ from dataclasses import replace
 
 import theme
 from chart import TradeoffChart, TradeoffView
-from chunkmap import ChunkMap
+from chunkmap import ChunkMap, MapView
 from copycode import CopyCode
 from damage import Comparison, ComparisonView, DamageGroup, damaged_indices
 from dom import (
@@ -117,6 +117,7 @@ class Page:
         self.applied: str | None = None  # the comparison row whose Use was just chosen
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
+        self.map_view = MapView()  # what the chunk map shows of this result
         self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
@@ -349,7 +350,9 @@ class Page:
             self._set_only(damaged_indices(found))
         else:  # the lists' damage words
             self._set_only(self.view.only)
-        self.chunk_map.mark_damage(found)  # issue 11
+        if result is self.map_view.analysis:  # issue 11: the damage marks in the map
+            self.map_view = replace(self.map_view, damage=found)
+            self.chunk_map.show(self.map_view)
         self.root.dataset.damage = "ready"
 
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
@@ -382,12 +385,16 @@ class Page:
         return self.chunk_map.selection()
 
     def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
-        """Issue 19: the evidence underlined in the chunk map; named in the records, which
-        are shown from this result's view with its evidence words (a stale result's found
-        evidence is not this view's)."""
+        """Issue 19: the evidence underlined in the chunk map and named in the records, both
+        shown from this result's views with its evidence marks (a stale result's found
+        evidence is not these views')."""
+        if result is None:
+            return
         ranges, words = evidence_marks(found)
-        self.chunk_map.mark_evidence(result, ranges, words)
-        if result is not None and result is self.view.analysis:
+        if result is self.map_view.analysis:
+            self.map_view = replace(self.map_view, evidence=(ranges, words))
+            self.chunk_map.show(self.map_view)
+        if result is self.view.analysis:
             self.view = replace(self.view, evidence=words)
             self.records.show(self.view)
 
@@ -418,13 +425,16 @@ class Page:
         self._guarded(lambda: self._set_only(damaged_indices(found) if wanted else None))
 
     def _clear_after_bug(self) -> None:
-        """No panel may keep showing (or offer to download) an earlier text's result."""
+        """No panel may keep showing (or offer to download) an earlier text's result, nor
+        draw it again later (evidence found for it, "Show damaged chunks only"): the
+        result and its views are dropped."""
         self._cancel_pending_status()
         self.export.show(None)
-        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(ListView()),
-                      lambda: self.records.show(ListView()),
+        self.result, self.view, self.map_view = None, ListView(), MapView()
+        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(self.view),
+                      lambda: self.records.show(self.view),
                       lambda: self.tradeoff.show(TradeoffView()),
-                      lambda: self.chunk_map.show(None),
+                      lambda: self.chunk_map.show(self.map_view),
                       lambda: self.sizes.show(None)):  # fmt: skip
             try:
                 clear()
@@ -558,7 +568,8 @@ class Page:
         self.records.show(self.view)
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
-        self.chunk_map.show(result)
+        self.map_view = MapView(result)
+        self.chunk_map.show(self.map_view)
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"

@@ -362,6 +362,7 @@ def served_site(
     mbit: float = 0,
     latency_ms: float = 0,
     gzip_only: bool = False,
+    port: int = 0,
 ) -> Iterator[Served]:
     """Build the site (plus bare.html and the variant copies) into a temporary folder and
     serve it. ``prepare`` may alter the built site before the copies are made."""
@@ -386,7 +387,7 @@ def served_site(
             },
         )
         server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", 0), lambda *a, **k: host(*a, directory=str(site.root), **k)
+            ("127.0.0.1", port), lambda *a, **k: host(*a, directory=str(site.root), **k)
         )
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -522,6 +523,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0, help="ms before each response")
     parser.add_argument("--offline", action="store_true", help="also a reload, host down")
     parser.add_argument("--gzip-host", action="store_true", help="the host offers no brotli")
+    parser.add_argument("--port", type=int, default=0, help="the host's port (0: a free one)")
     parser.add_argument(
         "--pages", help="a comma-separated subset of: " + ", ".join(PAGES) + " (bare always)"
     )
@@ -532,7 +534,9 @@ def main() -> None:
         pages = {name: path for name, path in pages.items() if name in chosen}
 
     with (
-        served_site(None, args.http_gzip, args.mbit, args.latency, args.gzip_host) as served,
+        served_site(
+            None, args.http_gzip, args.mbit, args.latency, args.gzip_host, args.port
+        ) as served,
         sync_playwright() as driver,
     ):
         samples = boot_runs(driver, served, args.runs, args.settle, pages, args.offline)

@@ -36,6 +36,7 @@ Layout of dist/ (every URL below is relative to index.html):
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
 import json
@@ -220,6 +221,9 @@ def build(dist: Path = DIST) -> Site:
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
         "snapshot": snapshot_url,
+        # the service worker stores the snapshot inflated; snapshot.js checks that copy
+        # against this (static/sw.js, static/snapshot.js)
+        "snapshot_sha256": hashlib.sha256(gzip.decompress(snapshot.data)).hexdigest(),
         "stdlib": f"{build_dir}/stdlib.zip",
         "pyscript_config": pyscript_config(build_dir),
         "pyscript_chunk": vendored.pyscript

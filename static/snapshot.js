@@ -15,10 +15,13 @@
 // stored it after the first result; or the browser's HTTP cache), or when the link measured
 // while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
 // least FAST_MBIT. Otherwise the page boots normally, and the service worker (offline.js
-// registers it after the first result) stores the snapshot for the next visit.
+// registers it after the first result) stores the snapshot for the next visit, inflated:
+// a repeat visit reads it straight from the worker's cache with nothing to inflate, and
+// checks its SHA-256 (index.html's data-snapshot-sha256) where the gzip's CRC checked it.
 (() => {
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
+  const sha256 = script.dataset.snapshotSha256;
   const FAST_MBIT = 25;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
   const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
@@ -28,20 +31,37 @@
   // the download: {seen, total} at most every 100 ms, {downloaded} once every byte has
   // arrived. Rejects with why there is no snapshot. Runs in the worker (its source is
   // copied into the worker's code below) or, without one, in the page.
-  // With `cachedOnly`, only a cached copy will do (a service worker's or the HTTP cache's);
-  // without one it rejects with an error whose message starts "not cached".
-  const fetchInflated = async (url, tell, cachedOnly) => {
+  // `from`: "network"; "cache" (a page its service worker controls: the worker's cache is
+  // read directly, not through a request to the worker); "cached-only" (a service worker's
+  // or the HTTP cache's copy, or a rejection whose message starts "not cached").
+  // The service worker's copy is inflated already (static/sw.js marks it): its SHA-256 must
+  // be `sha256` (index.html's data-snapshot-sha256), as the gzip's CRC checks the other.
+  const fetchInflated = async (url, tell, from, sha256) => {
     let response;
     try {
       const only = { cache: "only-if-cached", mode: "same-origin" };
-      response = await fetch(url, cachedOnly ? only : {});
+      const stored = from === "cache" && globalThis.caches ? await caches.match(url) : null;
+      response = stored || (await fetch(url, from === "cached-only" ? only : {}));
     } catch (error) {
-      if (cachedOnly) throw new Error("not cached");
+      if (from === "cached-only") throw new Error("not cached");
       throw new Error(`not downloaded: ${error.message || error}`);
     }
-    if (cachedOnly && !response.ok) throw new Error("not cached");
+    if (from === "cached-only" && !response.ok) throw new Error("not cached");
     if (!response.ok) throw new Error(`missing: HTTP ${response.status}`);
     tell({ started: true });
+    if (response.headers.get("Chunk-Inspector-Snapshot") === "inflated") {
+      let bytes;
+      try {
+        bytes = await response.arrayBuffer();
+      } catch (error) {
+        throw new Error(`corrupt: ${error.message || error}`);
+      }
+      tell({ downloaded: true });
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+      const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+      if (hex !== sha256) throw new Error("corrupt: the stored copy's SHA-256 differs");
+      return bytes;
+    }
     const total = Number(response.headers.get("Content-Length")) || 0;
     let seen = 0;
     let shown = 0;
@@ -95,9 +115,9 @@
   // starting it needs no request of its own. Receives {url}; answers what fetchInflated
   // tells, then {bytes} (transferred) or {error}.
   const workerMain = () => {
-    addEventListener("message", async ({ data: { url, cachedOnly } }) => {
+    addEventListener("message", async ({ data: { url, from, sha256 } }) => {
       try {
-        const bytes = await fetchInflated(url, postMessage, cachedOnly);
+        const bytes = await fetchInflated(url, postMessage, from, sha256);
         postMessage({ bytes }, [bytes]);
       } catch (error) {
         postMessage({ error: String(error?.message || error) });
@@ -106,7 +126,7 @@
   };
 
   // The bytes from a worker; rejects with {workerFailed} when no worker could run.
-  const inWorker = (cachedOnly) =>
+  const inWorker = (from) =>
     new Promise((resolve, reject) => {
       const noWorker = (why) => Object.assign(new Error(why), { workerFailed: true });
       let worker;
@@ -128,13 +148,13 @@
         worker.terminate();
         reject(noWorker(event.message || "the worker failed"));
       };
-      worker.postMessage({ url, cachedOnly });
+      worker.postMessage({ url, from, sha256 });
     });
 
-  const attempt = (cachedOnly) =>
-    inWorker(cachedOnly).catch((error) => {
+  const attempt = (from) =>
+    inWorker(from).catch((error) => {
       if (!error.workerFailed) throw error;
-      return fetchInflated(url, told, cachedOnly); // in the page
+      return fetchInflated(url, told, from, sha256); // in the page
     });
 
   // The link's speed in Mbit/s, from the timing of stdlib.zip's download (preloaded by
@@ -162,7 +182,7 @@
     });
 
   // A page its service worker controls has the snapshot in that worker's cache.
-  const cached = navigator.serviceWorker?.controller ? attempt(false) : attempt(true);
+  const cached = attempt(navigator.serviceWorker?.controller ? "cache" : "cached-only");
   globalThis.chunkInspectorSnapshot = cached
     .catch(async (error) => {
       if (!error.message.startsWith("not cached")) throw error;
@@ -172,7 +192,7 @@
         const speed = mbit ? `${mbit.toFixed(1)} Mbit/s` : "speed unknown";
         throw new Error(`first visit on a slow link (${speed}): saved for the next visit`);
       }
-      return attempt(false);
+      return attempt("network");
     })
     .then((bytes) => {
       performance.mark("ci:snapshot-inflated");

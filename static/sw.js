@@ -8,7 +8,11 @@
 // - Fetch: a GET of a manifest file is answered from the cache (index.html: the network
 //   first, so a new deployment is seen at once; the cache when the network fails).
 //   Anything else is not touched: no other request is answered, cached or sent from here.
+// - The start-up snapshot (snapshot-*.bin.gz) is stored inflated, marked by the header
+//   below: a repeat visit then reads it with nothing to inflate (static/snapshot.js checks
+//   its SHA-256, which index.html gives, in place of the gzip's CRC).
 const MANIFEST = /* build.py fills this in */ {};
+const INFLATED = "Chunk-Inspector-Snapshot";
 
 const scope = new URL("./", self.location.href);
 const urlOf = (name) => new URL(name, scope).href;
@@ -28,13 +32,26 @@ const earlierCopy = async (url) => {
   return null;
 };
 
+// The snapshot as it is stored: inflated (a host that sent it with Content-Encoding: gzip
+// had the browser inflate it already). A damaged download fails the gzip's CRC here, and
+// with it the install.
+const isSnapshot = (name) => /(^|\/)snapshot-[^/]*\.gz$/.test(name);
+const inflated = async (response) => {
+  if (response.headers.get(INFLATED) === "inflated") return response;
+  const data = new Uint8Array(await response.arrayBuffer());
+  const gzip = data[0] === 0x1f && data[1] === 0x8b;
+  const body = gzip ? new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip")) : data;
+  const bytes = await new Response(body).arrayBuffer();
+  const headers = { "Content-Type": "application/octet-stream", [INFLATED]: "inflated" };
+  return new Response(bytes, { headers });
+};
+
 const download = async (name) => {
   const url = urlOf(name);
   const reused = contentAddressed(name) ? await earlierCopy(url) : null;
-  if (reused) return [url, reused];
-  const response = await fetch(url, { cache: "no-cache", credentials: "same-origin" });
+  const response = reused || (await fetch(url, { cache: "no-cache", credentials: "same-origin" }));
   if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
-  return [url, response];
+  return [url, isSnapshot(name) ? await inflated(response) : response];
 };
 
 self.addEventListener("install", (event) => {

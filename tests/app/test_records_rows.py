@@ -7,7 +7,6 @@ every chunk listed)."""
 from __future__ import annotations
 
 import json
-import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
+
+from .page_stub import import_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -61,36 +62,11 @@ class Scripts:
 
 SCRIPTS = Scripts()
 ELEMENTS: dict[str, Element] = {}
-
-
-def _install_page() -> Any:
-    js = types.ModuleType("js")
-    js.document = types.SimpleNamespace(  # type: ignore[attr-defined]
-        getElementById=lambda name: ELEMENTS.setdefault(name, Element())
-    )
-    js.window = types.SimpleNamespace(ciRender=SCRIPTS)  # type: ignore[attr-defined]
-    ffi = types.ModuleType("pyodide.ffi")
-    ffi.create_proxy = ffi.create_once_callable = lambda f: f  # type: ignore[attr-defined]
-    pyodide = types.ModuleType("pyodide")
-    pyodide.ffi = ffi  # type: ignore[attr-defined]
-    saved = {name: sys.modules.get(name) for name in ("js", "pyodide", "pyodide.ffi")}
-    sys.modules.update({"js": js, "pyodide": pyodide, "pyodide.ffi": ffi})
-    sys.path.insert(0, str(ROOT / "app"))
-    try:
-        import dom
-        import preview
-        import records
-    finally:
-        sys.path.remove(str(ROOT / "app"))
-        for name, module in saved.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
-    return dom, records, preview
-
-
-dom, records, preview = _install_page()
+dom, records, preview = import_page(
+    ("dom", "records", "preview"),
+    types.SimpleNamespace(ciRender=SCRIPTS),
+    lambda name: ELEMENTS.setdefault(name, Element()),
+)
 
 SENTENCES = ["One sentence here. ", "Dr. Who came. ", "Why? ", "No. 5 is it.\n\n", "Yes! "]
 

@@ -50,12 +50,25 @@ def unspaced() -> str:
     return "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(MAX_CODE_POINTS))
 
 
+def cjk() -> str:
+    """Chinese without a space or a line break: every size is found inside sentences."""
+    return fit("重置密码请前往账户页面并妥善保管备用代码。" * 1_000)
+
+
+def crlf() -> str:
+    """Windows line ends: short lines, blank lines, a list and a heading per section."""
+    section = "# Part {n}\r\n\r\nA line of prose.\r\n- an item\r\n- another\r\n\r\n"
+    return fit("".join(section.format(n=n) for n in range(600)))
+
+
 HOSTILE = {
     "nested-list": nested_list,  # 40 levels
     "quotes": nested_quotes,  # 30 deep
     "table": table,  # 2,000 rows
     "emoji": emoji,  # ZWJ sequences
     "unspaced": unspaced,  # one 20,000-letter run
+    "cjk": cjk,  # no space, no line break
+    "crlf": crlf,  # CRLF line ends, 3,600 lines
 }
 PROSE = fit(
     "Reset your password from the account page. Keep your backup codes somewhere safe.\n\n" * 300

@@ -9,6 +9,7 @@ connection are closed, so any file the reload gets can only come from the worker
 from __future__ import annotations
 
 import contextlib
+import gzip
 import re
 import socket
 import threading
@@ -204,10 +205,11 @@ CORRUPT_CACHED_SNAPSHOT = """async () => {
             if (!/\\/snapshot-[^/]*$/.test(new URL(request.url).pathname)) continue;
             const response = await cache.match(request);
             const data = new Uint8Array(await response.arrayBuffer());
+            const stored = response.headers.get("Chunk-Inspector-Snapshot");
             const middle = data.length >> 1;
             for (let i = middle; i < middle + 64; i++) data[i] ^= 0xff;
             await cache.put(request, new Response(data, { headers: response.headers }));
-            return request.url;
+            return [request.url, stored, data.length];
         }
     }
     return null;
@@ -215,7 +217,7 @@ CORRUPT_CACHED_SNAPSHOT = """async () => {
 
 
 def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
-    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path]
+    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path], site
 ) -> None:
     """The worker's copy of the snapshot is damaged (as a disk error would): the offline
     reload boots the normal way from the cached files, says why, and shows its result."""
@@ -223,14 +225,19 @@ def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
     app = first_visit(apps, host)
     assert app.page.get_attribute("#app", "data-boot") == "snapshot"
     online = split_at(app, "120")
-    damaged = app.page.evaluate(CORRUPT_CACHED_SNAPSHOT)
-    assert damaged and damaged.startswith(host.url), damaged
+    damaged, stored, size = app.page.evaluate(CORRUPT_CACHED_SNAPSHOT)
+    assert damaged.startswith(host.url), damaged
+    # the worker keeps it inflated (no inflating on a repeat visit): the SHA-256 that
+    # index.html gives, not the gzip's CRC, must catch the damage
+    assert stored == "inflated"
+    assert size == len(gzip.decompress((host.root / site.snapshot).read_bytes()))
 
     host.stop()
     app.page.reload()
     assert app.wait_settled(BOOT_TIMEOUT_MS) == "ready", app.page.text_content("#boot-status")
     assert app.page.get_attribute("#app", "data-boot") == "full"
-    assert (app.page.get_attribute("#app", "data-boot-reason") or "").startswith("corrupt")
+    reason = app.page.get_attribute("#app", "data-boot-reason") or ""
+    assert reason == "corrupt: the stored copy's SHA-256 differs", reason
     assert "started without the start-up snapshot (corrupt" in (
         app.page.text_content("footer") or ""
     )

@@ -156,3 +156,23 @@ def test_the_drivers_settle_fails_when_an_action_fires_no_recompute(app: App) ->
             app.settle(show_whitespace.check, timeout=2_000)
     finally:
         show_whitespace.uncheck()
+
+
+def test_after_a_bug_nothing_draws_the_previous_result_again(
+    app: App, broken_once: Settings
+) -> None:
+    """BAD-INPUT case 23. What the page does for the previous result after the bug (the
+    Evidence check found again: Clear questions; Show damaged chunks only switched on and
+    off) draws it in no panel: the records, the preview and the chunk map stay empty.
+    Before, the records were drawn again from the previous result's view."""
+    assert app.records() == []
+    app.press("Clear questions")
+    expect(app.page.locator("#evidence-status")).to_have_text("All questions cleared.")
+    assert app.records() == []
+    damaged_only = app.page.get_by_label("Show damaged chunks only")
+    damaged_only.check()
+    damaged_only.uncheck()
+    assert app.records() == []
+    assert app.preview() == []
+    expect(app.page.locator("#chunk-map .map-chunk")).to_have_count(0)
+    assert app.page.locator("#chunk-map-panel").is_hidden()

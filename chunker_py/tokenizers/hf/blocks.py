@@ -74,7 +74,10 @@ SPACE_LIKE = {" ", "\u2581"}
 # Candidate cuts of any script: a space between two alphanumerics of Python's tables (or
 # an ASCII boundary character before it). Each is checked against the frozen tables
 # (``Cuts``), so Python's Unicode version only changes where blocks end, never a count.
-CANDIDATE = re.compile(rf"(?<=[^\W_]|[{BEFORE}]) (?=[^\W_])")
+# (The space comes first, its lookbehind after it: a pattern that starts with a literal is
+# searched for that literal; one that starts with a lookbehind tries it at every position,
+# 1.5 ms on 20,000 code points of CJK in CPython, where this form takes 0.02 ms.)
+CANDIDATE = re.compile(rf" (?=[^\W_])(?<=(?:[^\W_]|[{BEFORE}]) )")
 LETTERS = RangeSet(ud.ONIG_L)
 SPACES = RangeSet(ud.RUST_SPACE)
 CROSS_RULE = re.compile(r"\{\d*,?\d*\}|[+*?\\]")

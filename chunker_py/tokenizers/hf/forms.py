@@ -164,8 +164,9 @@ def compose(text: str, changes: list[int] | None) -> tuple[str, list[int] | None
     out: list[str] = []
     new_changes: list[int] = []
     starter = -1  # index in out of the current starter
-    # class of the last character since the starter; -1: none yet (read only once a starter
-    # is set, which sets it too: this first value is never read, so a mutant of it is equivalent)
+    # class of the last character since the starter; -1: none yet
+    # mutation: equivalent - -> + — never read: only once a starter is set, which sets it too
+    # mutation: equivalent 1 -> 0 — the same: this first value is never read
     last_class = -1
     for i, ch in enumerate(text):
         change = changes[i] if changes is not None else 0

@@ -20,6 +20,9 @@ WORD_CACHE = 65536
 BUILD_STEP = 5_000  # Unigram pieces between two chances for the page to give way
 MERGE_STEP = 2_000  # BPE merges the same (each costs about ten times a piece)
 KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
+BPE_PART = 128  # code points at least per part of a long BPE word (``Bpe.parts``)
+NON_WORD = re.compile(r"\W")  # a BPE cut may be next to one (``Bpe.cuts``)
+HIT, BYTES, UNK, DROP = "hit", "bytes", "unk", "drop"  # ``Bpe._kind``
 
 
 class Model:
@@ -72,6 +75,12 @@ class Bpe(Model):
         if max(vocab.values(), default=0) >= KEY:
             refuse("its BPE vocabulary has ids beyond 4 million")
         self.pairs: dict[int, tuple[int, int]] = {}
+        self._cuttable: bool | None = None
+        self._adjacent: set[str] = set()
+        self._all_bytes = False
+        self._kinds: dict[str, str] = {}
+        self._cuts_ok: dict[str, bool] = {}
+        self._parts: dict[tuple[str, bool, bool], tuple[int, ...]] = {}
         merges = spec.get("merges")
         if not isinstance(merges, list):
             refuse("its BPE model has no list of merges")
@@ -112,19 +121,38 @@ class Bpe(Model):
     def _tokenize(self, word: str) -> tuple[int, ...]:
         if not word:
             return ()
+        if self.ignore_merges and word in self.vocab:
+            return (len(word),)  # HF: the whole piece only, never a part of it
+        if len(word) >= 2 * BPE_PART and self.cuttable():
+            ends: list[int] = []
+            for offset, part in self.parts(word):
+                ends.extend(offset + end for end in part)
+            return tuple(ends)
+        return self._merged(word, True, True)
+
+    def count(self, word: str) -> int:
+        if len(word) < 2 * BPE_PART or (self.ignore_merges and word in self.vocab):
+            return len(self.tokenize(word))
+        if not self.cuttable():
+            return len(self.tokenize(word))
+        return sum(len(part) for _, part in self.parts(word))
+
+    def _merged(self, word: str, first: bool, last: bool) -> tuple[int, ...]:
+        """HF's ``merge_word`` and ``merge_all`` on ``word``: the part of a piece that
+        starts the piece (``first``: no continuing-subword prefix on its first character)
+        and ends it (``last``: the end-of-word suffix on its last character) or not."""
         vocab = self.vocab
-        if self.ignore_merges and word in vocab:
-            return (len(word),)
         ids: list[int] = []
         ends: list[int] = []
         unk: list[int] | None = None  # [id, end] of the pending unknown token
-        last = len(word) - 1
+        final = len(word) - 1 if last else -1
+        prefix, suffix = self.prefix, self.suffix
         for i, ch in enumerate(word):
             piece = ch
-            if i and self.prefix:
-                piece = self.prefix + piece
-            if i == last and self.suffix:
-                piece += self.suffix
+            if prefix and (i or not first):
+                piece = prefix + piece
+            if i == final and suffix:
+                piece += suffix
             found = vocab.get(piece)
             if found is not None:
                 if unk is not None:
@@ -152,6 +180,123 @@ class Bpe(Model):
             ids.append(unk[0])
             ends.append(unk[1])
         return tuple(self.merge(ids, ends))
+
+    # -------------------------------------------------- long words in parts
+
+    def cuttable(self) -> bool:
+        """Whether long words may be cut at all (``cut_ok``), decided once: the ids are
+        unique (a merge's pair of ids then names its two strings), and no merge takes a
+        byte-fallback token or the unknown token (so those never merge with anything);
+        then the vocabulary's adjacent character pairs are gathered."""
+        if self._cuttable is None:
+            vocab = self.vocab
+            ok = len(set(vocab.values())) == len(vocab)
+            if ok:
+                operands = {key // KEY for key in self.pairs} | {key % KEY for key in self.pairs}
+                inert = [vocab.get(f"<0x{byte:02X}>") for byte in range(256)]
+                inert.append(vocab.get(str(self.unk)) if self.unk is not None else None)
+                ok = not operands.intersection(i for i in inert if i is not None)
+            if ok:
+                self._adjacent = {t[i : i + 2] for t in vocab for i in range(len(t) - 1)}
+                self._all_bytes = all(vocab.get(f"<0x{b:02X}>") is not None for b in range(256))
+            self._cuttable = ok
+        return self._cuttable
+
+    def _kind(self, char: str) -> str:
+        """How a character inside a word (not its first nor its last) enters HF's word:
+        HIT (its prefixed piece is a token), BYTES (byte fallback), UNK, or DROP (no
+        unknown token: HF leaves it out)."""
+        kind = self._kinds.get(char)
+        if kind is None:
+            piece = self.prefix + char
+            if piece in self.vocab:
+                kind = HIT
+            elif self.byte_fallback and byte_tokens(self.vocab, piece) is not None:
+                kind = BYTES
+            else:
+                kind = UNK if self.unk is not None else DROP
+            self._kinds[char] = kind
+        return kind
+
+    def cut_ok(self, pair: str) -> bool:
+        """Whether a word's BPE result is its two parts' results, joined, at a cut between
+        the two characters of ``pair`` (neither the word's first nor its last; memoised).
+
+        Each part's initial symbols are the whole word's there when no unknown token is
+        pending at the cut (it would fuse with one after the cut, or come after the
+        bytes of one): the left character is HIT (which flushes it), or no unknown can be
+        pending (every byte has a token), or the right one is HIT (which flushes it at the
+        cut, as the part's end does) or an UNK that is not fused. Then no merge ever joins
+        a symbol ending at the cut with one starting there: a byte or unknown symbol never
+        merges (``cuttable``), so a symbol holding one is that symbol alone; between two
+        HIT characters, every symbol is a token whose text is its characters (with the
+        prefix before a symbol not first, the suffix on the last), a merge's result is a
+        token too (HF refuses a file where it is not), and it would hold ``pair``: no
+        token does. Merges on either side then go in the same order as in the whole word
+        (lowest rank, then leftmost, in each part alike)."""
+        ok = self._cuts_ok.get(pair)
+        if ok is None:
+            x, y = self._kind(pair[0]), self._kind(pair[1])
+            if DROP in (x, y):
+                ok = False
+            else:
+                pending = x == UNK or (x == BYTES and self.unk is not None and not self._all_bytes)
+                ok = not pending or y == HIT or (y == UNK and not self.fuse_unk)
+                if ok and x == HIT and y == HIT:
+                    ok = pair not in self._adjacent
+            self._cuts_ok[pair] = ok
+        return ok
+
+    def cuts(self, word: str) -> list[tuple[int, int]]:
+        """(start, end) of parts of at least ``BPE_PART`` characters each, cut just before
+        or just after a character that is not a letter or digit (Python's tables only
+        choose candidates: punctuation ends a part alike after an edit elsewhere) where
+        ``cut_ok``."""
+        out: list[tuple[int, int]] = []
+        start = 0
+        last = len(word) - BPE_PART
+        search = NON_WORD.search
+        known, check = self._cuts_ok, self.cut_ok
+        found = search(word, BPE_PART - 1)
+        while found is not None:
+            at = found.start()
+            if at > last:
+                break
+            cut = -1
+            if at - start >= BPE_PART:
+                pair = word[at - 1 : at + 1]
+                ok = known.get(pair)
+                if ok if ok is not None else check(pair):
+                    cut = at
+            if cut < 0 and at < last:
+                pair = word[at : at + 2]
+                ok = known.get(pair)
+                if ok if ok is not None else check(pair):
+                    cut = at + 1
+            if cut < 0:
+                found = search(word, at + 1)
+                continue
+            out.append((start, cut))
+            start = cut
+            found = search(word, cut + BPE_PART - 1)
+        out.append((start, len(word)))
+        return out
+
+    def parts(self, word: str) -> list[tuple[int, tuple[int, ...]]]:
+        """A long word's parts (offset, the part's token ends), each cached by its text."""
+        out: list[tuple[int, tuple[int, ...]]] = []
+        cache = self._parts
+        size = len(word)
+        for start, end in self.cuts(word):
+            key = (word[start:end], start == 0, end == size)
+            part = cache.get(key)
+            if part is None:
+                part = self._merged(key[0], key[1], key[2])
+                if len(cache) >= WORD_CACHE:
+                    cache.clear()
+                cache[key] = part
+            out.append((start, part))
+        return out
 
     def merge(self, ids: list[int], ends: list[int]) -> list[int]:
         """HF's ``Word::merge_all``: lowest rank first, then leftmost; the ends that stay."""
