@@ -700,7 +700,7 @@ def test_a_replace_that_crosses_a_cut_finds_a_difference_unless_refused() -> Non
     expected = len(reference.encode(text, add_special_tokens=False).ids)
     with every_cut():
         ours = load_tokenizer_json(reference.to_str(), "rules kept")
-        assert len(ours.cuts.blocks(text)) > 50  # at 、 and ！, never next to 。
+        assert len(ours.cuts.blocks(text)) > 50  # at 、 and ！, never next to 。  # noqa: RUF003
         assert ours._count(text) == expected
         with patch.object(blocks, "_untouched", lambda step, image: True):
             weakened = load_tokenizer_json(reference.to_str(), "rules weakened")
