@@ -12,6 +12,8 @@ from tokenizers import models, pre_tokenizers
 
 from chunker_py.tokenizers.hf import HfTokenizer, load_tokenizer_json
 
+from .test_hf_unigram_parts import reference_ends as running_ends
+
 pytestmark = pytest.mark.cpython_only  # Pyodide: HF tokenizers is native
 
 
@@ -67,11 +69,3 @@ def test_characters_left_out_shift_the_ends_as_tokenizers_shifts_them(prefix: st
         assert ours.token_ends(text, merged=False) == expected, text
         assert ours.count(text) == len(expected)
     assert ours.token_ends("x日ab a日b", merged=False) == ([2, 7] if not prefix else [1, 2, 7])
-
-
-def running_ends(reference: tokenizers.Tokenizer, text: str) -> list[int]:
-    ends, top = [], 0
-    for _, end in reference.encode(text, add_special_tokens=False).offsets:
-        top = max(top, end)
-        ends.append(top)
-    return ends
