@@ -13,21 +13,21 @@ from typing import Any
 
 from chunker_py import Settings, analyse, compare_row_steps, damage_by_size_row_steps, tradeoffs
 
+from . import page_stub
 from .page_stub import import_page
 
 TEXT = "One sentence here. Another one follows it.\n\n```\ncode block\n```\n" * 6
 CHOSEN = Settings(mode="fixed", chunk_size=40, chunk_overlap=0)
 
 
-class Element:
+class Element(page_stub.Element):
     def __init__(self) -> None:
-        self.textContent = ""
-        self.hidden = False
-        self.dataset = types.SimpleNamespace()
+        super().__init__()
         self.rows: list[list[Any]] = []  # a table body's rows (records, comparison)
         self.evidence_cells: list[list[str]] = []  # the comparison rows' evidence cells
 
     def replaceChildren(self) -> None:
+        super().replaceChildren()
         self.rows, self.evidence_cells = [], []
 
     def querySelector(self, _selector: str) -> None:
