@@ -29,7 +29,17 @@ from ..engine.limits import (
 )
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
-from .corpus import FORMATS, LocalPool, Output, Tally, Task, cut, cut_corpus, cut_encoded
+from .corpus import (
+    FORMATS,
+    LocalPool,
+    Output,
+    Tally,
+    Task,
+    cut,
+    cut_beside,
+    cut_corpus,
+    cut_encoded,
+)
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
 from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
@@ -336,11 +346,14 @@ def execute(
         return 1 if refused or tally.skipped else 0
     local = jobs > 1 and not args.dask
     cutter = cut_encoded if local and write_bytes is not None else cut
-    with LocalPool(jobs) if local else nullcontext() as pool:
+    forks = sys.platform.startswith("linux")  # elsewhere a pool of spawned workers
+    with LocalPool(jobs) if local and not forks else nullcontext() as pool:
         if args.dask:
             from .cluster import cut_on_dask
 
             results = cut_on_dask(args.dask, tasks, output)
+        elif local and forks:  # this process cuts files too, beside jobs - 1 workers
+            results = cut_beside(tasks, output, jobs, ahead=2 * jobs, cutter=cutter)
         else:
             results = cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
         for done in results:

@@ -11,15 +11,20 @@ adds up the figures of the corpus lines of ``--format summary`` and ``compare``.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
+import shutil
+import signal
 import sys
+import tempfile
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from multiprocessing.connection import Connection, wait
+from typing import TYPE_CHECKING, Any, cast
 
 from ..config.settings import Settings
 from ..engine.errors import ChunkerError, DocumentError, ResultError, SettingError
@@ -301,6 +306,237 @@ def cut_corpus(
         yield done
 
 
+# The parent of a ``cut_beside`` run cuts files up to the page's import limit itself: a
+# bigger one (only with --no-limits) goes to a worker, so a file that exhausts memory kills
+# a worker (and costs that file), not the run.
+PARENT_MAX_BYTES = MAX_IMPORT_BYTES
+BACKLOG = 2  # files handed to each worker beyond the one it cuts, so it never waits
+_INDEX = 4  # bytes of one task index in a worker's pipe (below PIPE_BUF: written whole)
+
+
+def cut_beside(
+    tasks: Sequence[Task],
+    output: Output,
+    jobs: int,
+    *,
+    ahead: int,
+    cutter: Callable[[Task, Output], Done] = cut,
+) -> Generator[Done, None, None]:
+    """``--jobs N`` on Linux: ``cut_corpus``'s results (the same ``Done``s, in the tasks'
+    order, at most ``ahead`` files handed out beyond the one written last), cut by this
+    process and ``jobs - 1`` forked workers, so that ``--jobs 2`` runs two processes on
+    two cores, not two workers beside a waiting parent.
+
+    Workers inherit the tasks (nothing is pickled to them); this process hands each one
+    task indices through a pipe of its own, ``BACKLOG`` ahead of what it cuts, and cuts
+    the next file itself while every worker has its backlog. A worker writes a file's
+    output to a file in a private folder and sends only the ``Done``'s figures back; the
+    writer reads the file back (no result thread, no large pickle). A worker that dies costs
+    the files it held as in ``LocalPool``: each is cut again alone and reported if that
+    process dies too; a new worker takes its place."""
+    if jobs < 2 or len(tasks) < 2:
+        yield from cut_corpus(tasks, output, cutter=cutter)
+        return
+    run = _Beside(tasks, output, cutter, max(ahead, jobs * (BACKLOG + 1)))
+    try:
+        for _ in range(jobs - 1):
+            run.fork()
+        yield from run.results()
+    finally:
+        run.close()
+
+
+@dataclass
+class _Worker:
+    pid: int
+    tasks: int  # the write end of its pipe of task indices (-1: closed, no more tasks)
+    results: Connection
+    held: list[int] = field(default_factory=list)  # indices handed to it, not back yet
+
+
+class _Beside:
+    """One ``cut_beside`` run, seen from this process."""
+
+    def __init__(
+        self,
+        tasks: Sequence[Task],
+        output: Output,
+        cutter: Callable[[Task, Output], Done],
+        ahead: int,
+    ) -> None:
+        self.tasks, self.output, self.cutter, self.ahead = tasks, output, cutter, ahead
+        self.folder = tempfile.mkdtemp(prefix="chunker_py-")
+        self.workers: dict[Connection, _Worker] = {}
+        self.ready: dict[int, Done] = {}
+        self.put = 0  # tasks handed out (to a worker or to this process)
+        self.written = 0  # tasks yielded
+
+    def fork(self) -> None:
+        """Start one worker, with the parent's objects frozen for the garbage collector
+        (as ``LocalPool`` forks): it never scans, so never copies, what it inherits."""
+        receive, send = multiprocessing.Pipe(duplex=False)
+        tasks_r, tasks_w = os.pipe()
+        gc.freeze()
+        try:
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns into the parent's code
+                status = 1
+                try:
+                    receive.close()
+                    os.close(tasks_w)
+                    for other in self.workers.values():
+                        other.results.close()
+                        if other.tasks >= 0:
+                            os.close(other.tasks)
+                    status = self._serve(tasks_r, send)
+                finally:
+                    os._exit(status)
+        finally:
+            gc.unfreeze()
+        os.close(tasks_r)
+        send.close()
+        self.workers[receive] = _Worker(pid, tasks_w, receive)
+        if self.put == len(self.tasks):
+            self._close_tasks()
+
+    def _serve(self, tasks: int, send: Connection) -> int:
+        """The worker's loop: read an index, cut that task, write its output to the
+        folder, send its ``Done`` without it; until the pipe ends."""
+        while token := os.read(tasks, _INDEX):
+            index = int.from_bytes(token, "little")
+            try:
+                done = self.cutter(self.tasks[index], self.output)
+            except BaseException as exc:  # the parent raises it, as a pool would
+                send.send(("raise", index, _picklable(exc)))
+                return 1
+            data = done.utf8()
+            if data:
+                with open(os.path.join(self.folder, str(index)), "wb") as f:
+                    f.write(data)
+            bare = replace(done, text="", encoded=None)
+            send.send(("done", index, bare, len(data), done.encoded is not None))
+        return 0
+
+    def results(self) -> Iterator[Done]:
+        total = len(self.tasks)
+        while self.written < total:
+            self._hand_out()
+            self._receive(block=False)
+            if self.written in self.ready:
+                yield self.ready.pop(self.written)
+                self.written += 1
+                continue
+            if self._mine():
+                index = self.put
+                self.put += 1
+                if self.put == total:
+                    self._close_tasks()
+                self.ready[index] = self.cutter(self.tasks[index], self.output)
+                continue
+            self._receive(block=True)
+
+    def _room(self) -> bool:
+        return self.put < min(len(self.tasks), self.written + self.ahead)
+
+    def _hand_out(self) -> None:
+        """Top every worker's backlog up, in task order, within ``ahead``."""
+        while self._room():
+            worker = min(self.workers.values(), key=lambda w: len(w.held))
+            if len(worker.held) > BACKLOG:
+                return
+            worker.held.append(self.put)
+            os.write(worker.tasks, self.put.to_bytes(_INDEX, "little"))
+            self.put += 1
+        if self.put == len(self.tasks):
+            self._close_tasks()
+
+    def _mine(self) -> bool:
+        """Whether this process cuts the next task (every worker has its backlog)."""
+        return self._room() and _size(self.tasks[self.put]) <= PARENT_MAX_BYTES
+
+    def _close_tasks(self) -> None:
+        for worker in self.workers.values():
+            if worker.tasks >= 0:
+                os.close(worker.tasks)
+                worker.tasks = -1
+
+    def _receive(self, *, block: bool) -> None:
+        """Every result the workers sent (with ``block``, wait for one first)."""
+        for readable in wait(list(self.workers), timeout=None if block else 0):
+            worker = self.workers[cast(Connection, readable)]
+            conn = worker.results
+            while True:
+                try:
+                    message: tuple[Any, ...] = conn.recv()
+                except EOFError:
+                    self._died(worker)
+                    break
+                if message[0] == "raise":
+                    raise message[2]
+                _, index, done, length, encoded = message
+                worker.held.remove(index)
+                data = self._read(index, length)  # the cutter's Done again, text or bytes
+                self.ready[index] = (
+                    replace(done, encoded=data) if encoded else replace(done, text=data.decode())
+                )
+                if not conn.poll():
+                    break
+
+    def _read(self, index: int, length: int) -> bytes:
+        if not length:
+            return b""
+        path = os.path.join(self.folder, str(index))
+        with open(path, "rb") as f:
+            data = f.read()
+        os.unlink(path)
+        return data
+
+    def _died(self, worker: _Worker) -> None:
+        """A worker ended: the files it held are cut again, each alone; a new worker
+        takes its place while files remain to hand out."""
+        del self.workers[worker.results]
+        worker.results.close()
+        if worker.tasks >= 0:
+            os.close(worker.tasks)
+        os.waitpid(worker.pid, 0)
+        for index in worker.held:
+            self.ready[index] = _cut_alone(self.cutter, (self.tasks[index], self.output), {})
+        if self.put < len(self.tasks):
+            self.fork()
+
+    def close(self) -> None:
+        early = self.written < len(self.tasks)  # stopped early: the workers' work is moot
+        self._close_tasks()
+        for worker in self.workers.values():
+            worker.results.close()
+            with contextlib.suppress(ChildProcessError, ProcessLookupError):
+                if early:
+                    os.kill(worker.pid, signal.SIGKILL)
+                os.waitpid(worker.pid, 0)
+        self.workers.clear()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _size(task: Task) -> int:
+    """A task's bytes (a file that cannot be stat'ed counts as big: a worker reports it)."""
+    if task.data is not None:
+        return len(task.data)
+    try:
+        return os.stat(os.path.join(task.root, task.path)).st_size
+    except OSError:
+        return PARENT_MAX_BYTES + 1
+
+
+def _picklable(exc: BaseException) -> BaseException:
+    import pickle
+
+    try:
+        pickle.dumps(exc)
+    except Exception:
+        return RuntimeError(repr(exc))
+    return exc
+
+
 class LocalPool(Executor):
     """``--jobs N``: a process pool in which a worker that dies (out of memory, killed)
     costs one file, not the run. A dead worker breaks the whole pool and every file in it
@@ -380,18 +616,29 @@ class _Guarded(Future[Any]):
         except BrokenExecutor:
             self._owner._renew(self._pool)
         fn, args, kwargs = self._call
-        with ProcessPoolExecutor(1) as alone:
-            try:
-                return alone.submit(fn, *args, **kwargs).result(timeout)
-            except BrokenExecutor:
-                task: Task = args[0]
-                return Done(
-                    task.settings.source_name,
-                    "",
-                    0,
-                    f"{task.display or f'The file {task.path}'} was not cut: the process "
-                    "cutting it died.",
-                )
+        return _cut_alone(fn, args, kwargs, timeout)
+
+
+def _cut_alone(
+    fn: Callable[..., Any],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+    timeout: float | None = None,
+) -> Any:
+    """``fn(task, ...)`` in a one-process pool of its own, after the process cutting that
+    task died; a ``Done`` that says so if this one dies too."""
+    with _process_pool(1) as alone:
+        try:
+            return alone.submit(fn, *args, **kwargs).result(timeout)
+        except BrokenExecutor:
+            task: Task = args[0]
+            return Done(
+                task.settings.source_name,
+                "",
+                0,
+                f"{task.display or f'The file {task.path}'} was not cut: the process "
+                "cutting it died.",
+            )
 
 
 @dataclass

@@ -1,0 +1,223 @@
+"""``--jobs N`` on Linux (issue 22, speed): ``cut_beside`` cuts files in this process
+beside N - 1 forked workers and must give exactly what one process cutting the files one
+after another gives (``cut_corpus`` without an executor), in the same order."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
+
+from chunker_py import ChunkerError, Settings
+from chunker_py.io import corpus as corpus_module
+from chunker_py.io.corpus import Done, Output, Task, cut, cut_beside, cut_corpus, cut_encoded
+
+pytestmark = [
+    pytest.mark.cpython_only,
+    pytest.mark.subprocess,
+    pytest.mark.skipif(not hasattr(os, "fork"), reason="workers are forked"),
+]
+
+WORDS = ("alpha", "beta", "gamma.", "délta", "😀", "\u2028", "## Head\n\n", "\n\n", "x" * 30)
+
+# a file: its text (None: never written, so unreadable), or raw bytes (not UTF-8)
+documents = st.lists(
+    st.one_of(
+        st.lists(st.sampled_from(WORDS), max_size=60).map(" ".join),
+        st.just(None),
+        st.just(b"caf\xe9"),
+    ),
+    min_size=2,
+    max_size=12,
+)
+
+
+def write_files(folder: Path, docs: list[str | bytes | None]) -> list[Task]:
+    tasks = []
+    for n, doc in enumerate(docs):
+        name = f"d{n:02d}.md"
+        if isinstance(doc, bytes):
+            (folder / name).write_bytes(doc)
+        elif doc is not None:
+            (folder / name).write_text(doc, encoding="utf-8")
+        settings = Settings(chunk_size=40, chunk_overlap=5, source_name=name)
+        tasks.append(Task(name, settings, f"The file {name}", {"run": "r"}, root=str(folder)))
+    return tasks
+
+
+@hypothesis_settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    docs=documents,
+    jobs=st.integers(2, 3),
+    ahead=st.integers(1, 7),
+    parent_max=st.sampled_from([-1, 60, 10**9]),  # the parent cuts none, some, all
+    fmt=st.sampled_from(["jsonl", "summary", "compare"]),
+    encoded=st.booleans(),
+)
+def test_cut_beside_equals_one_process_in_order(
+    docs: list[str | bytes | None],
+    jobs: int,
+    ahead: int,
+    parent_max: int,
+    fmt: str,
+    encoded: bool,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", parent_max)
+    cutter = cut_encoded if encoded else cut
+    with tempfile.TemporaryDirectory() as tmp:
+        tasks = write_files(Path(tmp), docs)
+        output = Output(fmt)
+        alone = list(cut_corpus(tasks, output, cutter=cutter))
+        got = list(cut_beside(tasks, output, jobs, ahead=ahead, cutter=cutter))
+    assert got == alone  # text or bytes as the cutter gave them, figures, errors, order
+
+
+def by_pid(task: Task, output: Output) -> Done:
+    """``cut``, its ``Done`` named after the process that cut it."""
+    return Done(str(os.getpid()), cut(task, output).text, 0)
+
+
+def test_this_process_cuts_small_files_and_workers_the_big_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs: list[str | bytes | None] = ["small. " * 3, "big. " * 60] * 8
+    tasks = write_files(tmp_path, docs)
+    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", 100)
+    got = list(cut_beside(tasks, Output(), 2, ahead=4, cutter=by_pid))
+    me = str(os.getpid())
+    assert [d.text for d in got] == [cut(t, Output()).text for t in tasks]
+    assert all(d.name != me for d, doc in zip(got, docs, strict=True) if len(doc or "") > 100)
+    assert me in {d.name for d in got}  # this process cut some of the small ones
+    assert len({d.name for d in got} - {me}) == 1  # and one worker the rest
+
+
+def dies_on_odd(task: Task, output: Output) -> Done:
+    """``cut``, except that the process cutting d01, d03... is killed (as the kernel's
+    out-of-memory killer would)."""
+    if int(task.path[1:3]) % 2:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return cut(task, output)
+
+
+def test_a_dead_worker_costs_its_files_and_a_new_one_takes_its_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(8)])
+    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)  # workers cut every file
+    with within(60):  # a file lost with its worker would leave the run waiting for it
+        got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=dies_on_odd))
+    assert [d.name for d in got] == [t.settings.source_name for t in tasks]
+    for n, (done, task) in enumerate(zip(got, tasks, strict=True)):
+        if n % 2:
+            assert done.text == "" and done.error is not None
+            assert done.error == f"The file {task.path} was not cut: the process cutting it died."
+        else:
+            assert done == cut(task, Output())
+
+
+@contextlib.contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail, rather than hang, when the block takes more than ``seconds``."""
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def fails_on_d01(task: Task, output: Output) -> Done:
+    if task.path == "d01.md":
+        raise ChunkerError("no token data", field="tokenizer")
+    return cut(task, output)
+
+
+def test_an_error_in_a_worker_stops_the_run_and_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(6)])
+    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)
+    folders = recorded(monkeypatch, tempfile, "mkdtemp")
+    pids = recorded(monkeypatch, os, "fork")
+    with pytest.raises(ChunkerError, match="no token data"):
+        list(cut_beside(tasks, Output(), 3, ahead=4, cutter=fails_on_d01))
+    assert len(folders) == 1 and not os.path.exists(folders[0])
+    assert len(pids) == 2 and all(reaped(pid) for pid in pids)
+
+
+def recorded(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> list[Any]:
+    """What ``module.name()`` returns in this process, call by call, from now on."""
+    seen: list[Any] = []
+    real = getattr(module, name)
+
+    def record(*args: Any, **kwargs: Any) -> Any:
+        value = real(*args, **kwargs)
+        if value != 0:  # 0: os.fork in the child
+            seen.append(value)
+        return value
+
+    monkeypatch.setattr(module, name, record)
+    return seen
+
+
+def reaped(pid: int) -> bool:
+    """Whether the child ``pid`` has ended and been waited for."""
+    try:
+        os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        return True
+    return False
+
+
+def test_a_run_stopped_early_stops_its_workers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(10)])
+    pids = recorded(monkeypatch, os, "fork")
+    results = cut_beside(tasks, Output(), 3, ahead=4)
+    assert next(results) == cut(tasks[0], Output())
+    results.close()  # as when the reader of the output went away
+    assert len(pids) == 2 and all(reaped(pid) for pid in pids)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cut_beside on Linux")
+def test_the_command_line_uses_cut_beside_for_jobs_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chunker_py.io import cli
+
+    tasks = write_files(tmp_path, ["one. " * 20, "two. " * 20])
+    seen: list[int] = []
+    real = corpus_module.cut_beside
+
+    def spy(*args: object, **kwargs: object) -> object:
+        seen.append(args[2])  # type: ignore[arg-type]
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(cli, "cut_beside", spy)
+    out: list[str] = []
+    assert (
+        cli.execute(
+            [str(tmp_path), "--jobs", "2", "--size", "40", "--overlap", "5"], out.append, print
+        )
+        == 0
+    )
+    assert seen == [2] and "".join(out).count("\n") >= len(tasks)
