@@ -1,5 +1,3 @@
-import sys
+from .io.cli import console
 
-from .io.cli import main
-
-sys.exit(main())
+console()

@@ -15,6 +15,7 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import select
 import shutil
 import signal
 import sys
@@ -310,8 +311,8 @@ def cut_corpus(
 # bigger one (only with --no-limits) goes to a worker, so a file that exhausts memory kills
 # a worker (and costs that file), not the run.
 PARENT_MAX_BYTES = MAX_IMPORT_BYTES
-BACKLOG = 2  # files handed to each worker beyond the one it cuts, so it never waits
-_INDEX = 4  # bytes of one task index in a worker's pipe (below PIPE_BUF: written whole)
+AHEAD_PER_JOB = 8  # task indices in the pipes per process: workers never wait for the parent
+_INDEX = 4  # bytes of one task index in a pipe (below PIPE_BUF: written and read whole)
 
 
 def cut_beside(
@@ -323,21 +324,23 @@ def cut_beside(
     cutter: Callable[[Task, Output], Done] = cut,
 ) -> Generator[Done, None, None]:
     """``--jobs N`` on Linux: ``cut_corpus``'s results (the same ``Done``s, in the tasks'
-    order, at most ``ahead`` files handed out beyond the one written last), cut by this
+    order, a bounded number of files taken beyond the one written last), cut by this
     process and ``jobs - 1`` forked workers, so that ``--jobs 2`` runs two processes on
     two cores, not two workers beside a waiting parent.
 
-    Workers inherit the tasks (nothing is pickled to them); this process hands each one
-    task indices through a pipe of its own, ``BACKLOG`` ahead of what it cuts, and cuts
-    the next file itself while every worker has its backlog. A worker writes a file's
-    output to a file in a private folder and sends only the ``Done``'s figures back; the
-    writer reads the file back (no result thread, no large pickle). A worker that dies costs
-    the files it held as in ``LocalPool``: each is cut again alone and reported if that
-    process dies too; a new worker takes its place."""
+    Workers inherit the tasks (nothing is pickled to them). Task indices go into two
+    pipes, ``ahead`` (at least ``AHEAD_PER_JOB`` per process) beyond the file written last:
+    one that every process takes from, this one between the files it writes, and one for
+    files too big for this process, that only workers take from; the kernel shares the
+    work out, whoever is free takes the next file. A worker writes a file's output to a
+    file in a private folder and sends only the ``Done``'s figures back; the writer reads
+    the file back (no result thread, no large pickle). A worker that dies costs the file
+    it held as in ``LocalPool``: cut again alone, reported if that process dies too; a new
+    worker takes its place."""
     if jobs < 2 or len(tasks) < 2:
         yield from cut_corpus(tasks, output, cutter=cutter)
         return
-    run = _Beside(tasks, output, cutter, max(ahead, jobs * (BACKLOG + 1)))
+    run = _Beside(tasks, output, cutter, max(ahead, AHEAD_PER_JOB * jobs))
     try:
         for _ in range(jobs - 1):
             run.fork()
@@ -349,9 +352,8 @@ def cut_beside(
 @dataclass
 class _Worker:
     pid: int
-    tasks: int  # the write end of its pipe of task indices (-1: closed, no more tasks)
     results: Connection
-    held: list[int] = field(default_factory=list)  # indices handed to it, not back yet
+    held: list[int] = field(default_factory=list)  # indices it took, not back yet
 
 
 class _Beside:
@@ -366,16 +368,19 @@ class _Beside:
     ) -> None:
         self.tasks, self.output, self.cutter, self.ahead = tasks, output, cutter, ahead
         self.folder = tempfile.mkdtemp(prefix="chunker_py-")
+        self.shared_r, self.shared_w = os.pipe()  # any process takes from it
+        self.big_r, self.big_w = os.pipe()  # workers only
+        for fd in (self.shared_r, self.big_r):
+            os.set_blocking(fd, False)  # every reader polls: none waits on a taken index
         self.workers: dict[Connection, _Worker] = {}
         self.ready: dict[int, Done] = {}
-        self.put = 0  # tasks handed out (to a worker or to this process)
+        self.put = 0  # tasks whose index went into a pipe
         self.written = 0  # tasks yielded
 
     def fork(self) -> None:
         """Start one worker, with the parent's objects frozen for the garbage collector
         (as ``LocalPool`` forks): it never scans, so never copies, what it inherits."""
         receive, send = multiprocessing.Pipe(duplex=False)
-        tasks_r, tasks_w = os.pipe()
         gc.freeze()
         try:
             pid = os.fork()
@@ -383,27 +388,35 @@ class _Beside:
                 status = 1
                 try:
                     receive.close()
-                    os.close(tasks_w)
+                    os.close(self.shared_w)
+                    os.close(self.big_w)
                     for other in self.workers.values():
                         other.results.close()
-                        if other.tasks >= 0:
-                            os.close(other.tasks)
-                    status = self._serve(tasks_r, send)
+                    status = self._serve(send)
                 finally:
                     os._exit(status)
         finally:
             gc.unfreeze()
-        os.close(tasks_r)
         send.close()
-        self.workers[receive] = _Worker(pid, tasks_w, receive)
-        if self.put == len(self.tasks):
-            self._close_tasks()
+        self.workers[receive] = _Worker(pid, receive)
 
-    def _serve(self, tasks: int, send: Connection) -> int:
-        """The worker's loop: read an index, cut that task, write its output to the
-        folder, send its ``Done`` without it; until the pipe ends."""
-        while token := os.read(tasks, _INDEX):
+    def _serve(self, send: Connection) -> int:
+        """The worker's loop: take an index (a big file's first), say so, cut the task,
+        write its output to the folder, send its ``Done`` without it; until both pipes
+        end."""
+        pipes = [self.big_r, self.shared_r]
+        while pipes:
+            readable, _, _ = select.select(pipes, [], [])
+            fd = next(fd for fd in pipes if fd in readable)
+            try:
+                token = os.read(fd, _INDEX)
+            except BlockingIOError:  # another process took it first
+                continue
+            if not token:
+                pipes.remove(fd)
+                continue
             index = int.from_bytes(token, "little")
+            send.send(("take", index))
             try:
                 done = self.cutter(self.tasks[index], self.output)
             except BaseException as exc:  # the parent raises it, as a pool would
@@ -420,93 +433,102 @@ class _Beside:
     def results(self) -> Iterator[Done]:
         total = len(self.tasks)
         while self.written < total:
-            self._hand_out()
+            self._feed()
             self._receive(block=False)
             if self.written in self.ready:
                 yield self.ready.pop(self.written)
                 self.written += 1
                 continue
-            if self._mine():
-                index = self.put
-                self.put += 1
-                if self.put == total:
-                    self._close_tasks()
+            index = self._take(self.shared_r)
+            if index is not None:
                 self.ready[index] = self.cutter(self.tasks[index], self.output)
                 continue
             self._receive(block=True)
 
-    def _room(self) -> bool:
-        return self.put < min(len(self.tasks), self.written + self.ahead)
-
-    def _hand_out(self) -> None:
-        """Top every worker's backlog up, in task order, within ``ahead``."""
-        while self._room():
-            worker = min(self.workers.values(), key=lambda w: len(w.held))
-            if len(worker.held) > BACKLOG:
-                return
-            worker.held.append(self.put)
-            os.write(worker.tasks, self.put.to_bytes(_INDEX, "little"))
+    def _feed(self) -> None:
+        end = min(len(self.tasks), self.written + self.ahead)
+        while self.put < end:
+            self._put(self.put)
             self.put += 1
-        if self.put == len(self.tasks):
-            self._close_tasks()
 
-    def _mine(self) -> bool:
-        """Whether this process cuts the next task (every worker has its backlog)."""
-        return self._room() and _size(self.tasks[self.put]) <= PARENT_MAX_BYTES
+    def _put(self, index: int) -> None:
+        big = _size(self.tasks[index]) > PARENT_MAX_BYTES
+        os.write(self.big_w if big else self.shared_w, index.to_bytes(_INDEX, "little"))
 
-    def _close_tasks(self) -> None:
-        for worker in self.workers.values():
-            if worker.tasks >= 0:
-                os.close(worker.tasks)
-                worker.tasks = -1
+    def _take(self, fd: int) -> int | None:
+        try:
+            token = os.read(fd, _INDEX)
+        except BlockingIOError:
+            return None
+        return int.from_bytes(token, "little")
 
     def _receive(self, *, block: bool) -> None:
-        """Every result the workers sent (with ``block``, wait for one first)."""
+        """Every message the workers sent (with ``block``, wait for one first)."""
         for readable in wait(list(self.workers), timeout=None if block else 0):
             worker = self.workers[cast(Connection, readable)]
-            conn = worker.results
             while True:
                 try:
-                    message: tuple[Any, ...] = conn.recv()
+                    message: tuple[Any, ...] = worker.results.recv()
                 except EOFError:
                     self._died(worker)
                     break
-                if message[0] == "raise":
+                if message[0] == "take":
+                    worker.held.append(message[1])
+                elif message[0] == "raise":
                     raise message[2]
-                _, index, done, length, encoded = message
-                worker.held.remove(index)
-                data = self._read(index, length)  # the cutter's Done again, text or bytes
-                self.ready[index] = (
-                    replace(done, encoded=data) if encoded else replace(done, text=data.decode())
-                )
-                if not conn.poll():
+                else:
+                    self._done(worker, *message[1:])
+                if not worker.results.poll():
                     break
 
-    def _read(self, index: int, length: int) -> bytes:
-        if not length:
-            return b""
-        path = os.path.join(self.folder, str(index))
-        with open(path, "rb") as f:
-            data = f.read()
-        os.unlink(path)
-        return data
+    def _done(self, worker: _Worker, index: int, done: Done, length: int, encoded: bool) -> None:
+        worker.held.remove(index)
+        data = b""
+        if length:
+            path = os.path.join(self.folder, str(index))
+            with open(path, "rb") as f:
+                data = f.read()
+            os.unlink(path)
+        if index >= self.written and index not in self.ready:  # else cut twice after a death
+            # the cutter's Done again, with its text or its bytes
+            self.ready[index] = (
+                replace(done, encoded=data) if encoded else replace(done, text=data.decode())
+            )
 
     def _died(self, worker: _Worker) -> None:
-        """A worker ended: the files it held are cut again, each alone; a new worker
-        takes its place while files remain to hand out."""
+        """A worker ended before the run: the file it held is cut again alone, and a new
+        worker takes its place. A worker killed after taking an index but before saying
+        so leaves that index nowhere: every index not in a pipe, held or done counts as
+        lost too (a live worker that was about to say so cuts it a second time, alike)."""
         del self.workers[worker.results]
         worker.results.close()
-        if worker.tasks >= 0:
-            os.close(worker.tasks)
         os.waitpid(worker.pid, 0)
-        for index in worker.held:
-            self.ready[index] = _cut_alone(self.cutter, (self.tasks[index], self.output), {})
-        if self.put < len(self.tasks):
+        queued = [(fd, index) for fd in (self.big_r, self.shared_r) for index in self._drain(fd)]
+        if self.workers:  # the others' "take" of what they read just now
+            wait([w.results for w in self.workers.values()], timeout=0.05)
+            self._receive(block=False)
+        known = {*self.ready, *(i for w in self.workers.values() for i in w.held)}
+        known.update(index for _fd, index in queued)
+        for fd, index in queued:
+            os.write(
+                self.big_w if fd == self.big_r else self.shared_w, index.to_bytes(_INDEX, "little")
+            )
+        for index in range(self.written, self.put):
+            if index not in known:
+                self.ready[index] = _cut_alone(self.cutter, (self.tasks[index], self.output), {})
+        if self.written < len(self.tasks):
             self.fork()
+
+    def _drain(self, fd: int) -> list[int]:
+        taken = []
+        while (index := self._take(fd)) is not None:
+            taken.append(index)
+        return taken
 
     def close(self) -> None:
         early = self.written < len(self.tasks)  # stopped early: the workers' work is moot
-        self._close_tasks()
+        for fd in (self.shared_w, self.big_w):
+            os.close(fd)  # the workers' pipes end: each leaves after its file
         for worker in self.workers.values():
             worker.results.close()
             with contextlib.suppress(ChildProcessError, ProcessLookupError):
@@ -514,6 +536,8 @@ class _Beside:
                     os.kill(worker.pid, signal.SIGKILL)
                 os.waitpid(worker.pid, 0)
         self.workers.clear()
+        for fd in (self.shared_r, self.big_r):
+            os.close(fd)
         shutil.rmtree(self.folder, ignore_errors=True)
 
 

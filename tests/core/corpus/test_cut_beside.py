@@ -30,6 +30,31 @@ pytestmark = [
 
 WORDS = ("alpha", "beta", "gamma.", "délta", "😀", "\u2028", "## Head\n\n", "\n\n", "x" * 30)
 
+
+@contextlib.contextmanager
+def within(seconds: int) -> Iterator[None]:
+    """Fail, rather than hang, when the block takes more than ``seconds``."""
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise TimeoutError(f"still waiting after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@pytest.fixture(autouse=True)
+def in_time() -> Iterator[None]:
+    """A result that never comes (a file lost with its worker, an index never handed
+    out) would leave a run waiting for ever: each test fails after 120 s instead."""
+    with within(120):
+        yield
+
+
 # a file: its text (None: never written, so unreadable), or raw bytes (not UTF-8)
 documents = st.lists(
     st.one_of(
@@ -81,7 +106,8 @@ def test_cut_beside_equals_one_process_in_order(
         tasks = write_files(Path(tmp), docs)
         output = Output(fmt)
         alone = list(cut_corpus(tasks, output, cutter=cutter))
-        got = list(cut_beside(tasks, output, jobs, ahead=ahead, cutter=cutter))
+        with within(30):  # each example its own alarm (Hypothesis runs more after one)
+            got = list(cut_beside(tasks, output, jobs, ahead=ahead, cutter=cutter))
     assert got == alone  # text or bytes as the cutter gave them, figures, errors, order
 
 
@@ -117,8 +143,7 @@ def test_a_dead_worker_costs_its_files_and_a_new_one_takes_its_place(
 ) -> None:
     tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(8)])
     monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)  # workers cut every file
-    with within(60):  # a file lost with its worker would leave the run waiting for it
-        got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=dies_on_odd))
+    got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=dies_on_odd))
     assert [d.name for d in got] == [t.settings.source_name for t in tasks]
     for n, (done, task) in enumerate(zip(got, tasks, strict=True)):
         if n % 2:
@@ -126,22 +151,6 @@ def test_a_dead_worker_costs_its_files_and_a_new_one_takes_its_place(
             assert done.error == f"The file {task.path} was not cut: the process cutting it died."
         else:
             assert done == cut(task, Output())
-
-
-@contextlib.contextmanager
-def within(seconds: int) -> Iterator[None]:
-    """Fail, rather than hang, when the block takes more than ``seconds``."""
-
-    def stop(_signum: int, _frame: object) -> None:
-        raise TimeoutError(f"still waiting after {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def fails_on_d01(task: Task, output: Output) -> Done:
