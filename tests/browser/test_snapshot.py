@@ -23,8 +23,6 @@ from chunker_py import Settings, analyse
 from sitebuild.policy import CSP
 from sitebuild.site import Site
 
-from .conftest import FAST_LINK
-
 # they provoke console errors on purpose (refused, stale or corrupt snapshots)
 pytestmark = pytest.mark.page_errors_expected
 
@@ -250,7 +248,6 @@ STATUS_LOG = """(() => {
 def test_boot_status_shows_progress_while_the_runtime_loads(browser, server) -> None:
     context = browser.new_context()
     try:
-        context.add_init_script(script=FAST_LINK)
         context.add_init_script(script=STATUS_LOG)
         page = context.new_page()
         page.goto(server.url)
