@@ -15,16 +15,21 @@
 // stored it after the first result; or the browser's HTTP cache), or when the link measured
 // while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
 // least FAST_MBIT; or when the page comes from this machine (localhost, 127.0.0.1, ::1):
-// a loopback link is fast, and no probe is taken there (it would wait for stdlib.zip before
-// asking for the snapshot, and on a busy machine it measured loopback slow). Otherwise the page boots normally, and the service worker (offline.js
-// registers it after the first result) stores the snapshot for the next visit, inflated:
+// a loopback link is fast, and no probe is taken there (it would wait for stdlib.zip
+// before asking for the snapshot, and on a busy machine it measured loopback slow).
+// Otherwise the page boots normally, and the service worker (offline.js registers it
+// after the first result) stores the snapshot for the next visit, inflated:
 // a repeat visit reads it straight from the worker's cache with nothing to inflate, and
 // checks its SHA-256 (index.html's data-snapshot-sha256) where the gzip's CRC checked it.
 (() => {
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
   const sha256 = script.dataset.snapshotSha256;
-  const FAST_MBIT = 25;
+  // stdlib.zip shares the link with Pyodide's wasm (preloaded below) and the page's other
+  // first downloads: the probe measures about half the link (bench/bench_boot.py: a 10
+  // Mbit/s link measured 4-6). The snapshot's extra ~8 MB cost less than the ~4 s of Python
+  // start-up they save from a link of about 15 Mbit/s up: so 15 measured (~30 real).
+  const FAST_MBIT = 15;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
   const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
   const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
@@ -182,6 +187,19 @@
         resolve(0);
       }, PROBE_WAIT_MS);
     });
+
+  // A first visit (no service worker controls the page) needs every byte of Pyodide's
+  // wasm, on either path; Pyodide asks for it only once it starts loading (on a slow link,
+  // after the probe below). A preload asks for it now, beside stdlib.zip: Pyodide's own
+  // request (same URL, same credentials mode) takes the preloaded response. Not on a
+  // repeat visit: the service worker's cache serves it there, and a preload on warm loads
+  // kept V8 from reusing its compiled wasm (see index.html).
+  if (!navigator.serviceWorker?.controller && script.dataset.wasm) {
+    const preload = document.createElement("link");
+    Object.assign(preload, { rel: "preload", as: "fetch", crossOrigin: "anonymous" });
+    preload.href = new URL(script.dataset.wasm, location.href).href;
+    document.head.append(preload);
+  }
 
   // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
   // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
