@@ -25,10 +25,11 @@
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
   const sha256 = script.dataset.snapshotSha256;
-  // stdlib.zip shares the link with Pyodide's wasm (preloaded below) and the page's other
-  // first downloads: the probe measures about half the link (bench/bench_boot.py: a 10
-  // Mbit/s link measured 4-6). The snapshot's extra ~8 MB cost less than the ~4 s of Python
-  // start-up they save from a link of about 15 Mbit/s up: so 15 measured (~30 real).
+  // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
+  // preloaded below, among them): the probe reads about half the link's speed
+  // (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
+  // The snapshot's extra ~8 MB cost less than the ~4 s of Python start-up they save from
+  // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
   const FAST_MBIT = 15;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
   const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
@@ -188,23 +189,26 @@
       }, PROBE_WAIT_MS);
     });
 
+  // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
+  // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
+  const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+  const loopback = LOOPBACK.includes(location.hostname);
+
   // A first visit (no service worker controls the page) needs every byte of Pyodide's
   // wasm, on either path; Pyodide asks for it only once it starts loading (on a slow link,
   // after the probe below). A preload asks for it now, beside stdlib.zip: Pyodide's own
   // request (same URL, same credentials mode) takes the preloaded response. Not on a
   // repeat visit: the service worker's cache serves it there, and a preload on warm loads
-  // kept V8 from reusing its compiled wasm (see index.html).
-  if (!navigator.serviceWorker?.controller && script.dataset.wasm) {
+  // kept V8 from reusing its compiled wasm (see index.html). Nor on loopback: there the
+  // snapshot and with it the wasm are asked for at once anyway, and the preloaded 9.6 MB,
+  // delivered to the page's main thread, delayed PyScript's start by ~300 ms in a
+  // bench/bench_boot.py run on localhost (0.48× bare, 0.42× without it).
+  if (!loopback && !navigator.serviceWorker?.controller && script.dataset.wasm) {
     const preload = document.createElement("link");
     Object.assign(preload, { rel: "preload", as: "fetch", crossOrigin: "anonymous" });
     preload.href = new URL(script.dataset.wasm, location.href).href;
     document.head.append(preload);
   }
-
-  // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
-  // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
-  const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
-  const loopback = LOOPBACK.includes(location.hostname);
 
   // A page its service worker controls has the snapshot in that worker's cache; on
   // loopback a plain request (the HTTP cache answers it when it can) is asked at once.
