@@ -1042,14 +1042,37 @@ Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", "
 def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
     """The list markers in ``[first, last)`` of the range that begins at ``start``."""
     found: list[Marker] = []
-    for tail in _MARKER_TAIL.finditer(text, first, last):
-        at = tail.start()
+    for at, stop in _marker_tails(text, first, last):
         if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
             continue  # "word." : a value of two or more characters is digits or roman
         value = _MARKER_VALUE.search(text, max(start, at - 4), at)
         if value:
-            found.append((value.start(1), value.group(1), tail.group()))
+            found.append((value.start(1), value.group(1), text[at:stop]))
     return found
+
+
+def _marker_tails(text: str, first: int, last: int) -> list[tuple[int, int]]:
+    """The spans ``_MARKER_TAIL.finditer(text, first, last)`` gives (". ", ") ", ".) "
+    before white space), found by ``str.find`` of "." and ")": it jumps to each (memchr),
+    where ``re`` tests every character against the class."""
+    out: list[tuple[int, int]] = []
+    dot = text.find(".", first, last)
+    bracket = text.find(")", first, last)
+    while dot >= 0 or bracket >= 0:
+        at = dot if bracket < 0 or 0 <= dot < bracket else bracket
+        after = at + 1
+        following = at + 1  # where the next tail may start
+        if after < last and text[after] == ")":
+            if after + 1 < last and text[after + 1].isspace():
+                out.append((at, after + 1))
+                following = after + 1
+        elif after < last and text[after].isspace():
+            out.append((at, after))
+        if 0 <= dot < following:
+            dot = text.find(".", following, last)
+        if 0 <= bracket < following:
+            bracket = text.find(")", following, last)
+    return out
 
 
 def _marker_value(value: str) -> tuple[str, int]:

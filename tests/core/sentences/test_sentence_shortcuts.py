@@ -9,7 +9,8 @@ give the same sentences, for any text of the characters it looks at (Hypothesis)
   them out of the terminator scan;
 - the blank-line test of quotation and bracket pairs by bisection over the blank-line
   runs, against a search for a blank line inside each pair;
-- the second list markers found from each dot and bracket, against the needles' scans.
+- the second list markers found from each dot and bracket, against the needles' scans,
+  and the list markers' tails found the same way, against their pattern.
 """
 
 # ruff: noqa: RUF001  (look-alike characters on purpose)
@@ -127,3 +128,17 @@ def test_many_dots_leave_the_second_markers_to_the_needles() -> None:
     assert segmenter._inline_list_windows(text, 0, len(text)) == [
         (max(0, at - segmenter._LIST_REACH), len(text))
     ]
+
+
+TAILS = st.sampled_from([*" \t\n\u00a0\u2028.)a1", ".)", "))", ". ", ") ", ".) "])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(TAILS, max_size=60).map("".join), st.integers(0, 5), st.integers(0, 5))
+@example("a.) b)) c. d)", 0, 0)
+@example("x.)", 0, 1)
+def test_marker_tails_are_the_patterns(text: str, cut_first: int, cut_last: int) -> None:
+    first, last = min(cut_first, len(text)), max(0, len(text) - cut_last)
+    last = max(first, last)
+    expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text, first, last)]
+    assert segmenter._marker_tails(text, first, last) == expected
