@@ -37,7 +37,7 @@ words. Letter classes come from frozen tables (``sentence_chars``), never from
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from . import sentence_chars as chars
@@ -204,7 +204,8 @@ def _colon_stops(text: str, start: int, end: int) -> bool:
     for colon, letters in ((";", _GREEK_CHAR), (":", _ARMENIAN_CHAR)):
         at = text.find(colon, start + 1, end)
         while at >= 0:
-            if letters.has(text[at - 1]):
+            before = text[at - 1]
+            if before > "\u036f" and letters.has(before):  # (no letter of theirs before U+0370)
                 return True
             at = text.find(colon, at + 1, end)
     return False
@@ -662,6 +663,10 @@ def _paragraph(
     shortcuts = _SHORTCUTS
     for match in candidates.finditer(text, start, end):
         first, stop = match.span()
+        if shortcuts and stop < end and text[stop] in no_end and text[first] not in unconditional:
+            # "chunker_py.text", "3.14", "(x.y)": no end without a space (what _latin_end
+            # returns first); the forced starts and pairs passed are taken by the next run
+            continue
         while next_forced <= first:
             _add_trimmed(text, begin, next_forced, out)
             begin = next_forced
@@ -714,8 +719,6 @@ def _paragraph(
                     cut = _latin_end(text, match, begin, end, rules)
         elif stop == end:
             cut = stop  # at the paragraph's end (what _latin_end returns then, without the call)
-        elif text[stop] in no_end:
-            continue  # "chunker_py.text", "3.14": what _latin_end returns first, without the call
         else:
             cut = _latin_end(text, match, begin, end, rules)
         if cut:
@@ -922,15 +925,20 @@ def _pairs(text: str, start: int, end: int, breaks: list[tuple[int, int]]) -> li
     # pair starts and ends with a character that is not white space, so a blank line
     # inside it lies in a run of white space inside it too, and ``_paragraph_breaks``
     # finds a blank line in each run that has one (one bisection, not a search a pair).
+    # (the pairs come in order: the next run's start is walked to, not searched for)
     starts = [first for first, _last in breaks]
+    starts.append(_NO_PAIR[0])
+    i = 0
+    reach = 0  # where the last pair kept ends
     for pair in found:
-        if out and pair[0] < out[-1][1]:
+        opened, closed = pair
+        if opened < reach:
             continue  # inside (or across) the one before
-        if starts:
-            i = bisect_left(starts, pair[0])
-            if i < len(starts) and starts[i] < pair[1]:
-                continue
-        out.append(pair)
+        while starts[i] < opened:
+            i += 1
+        if starts[i] >= closed:
+            out.append(pair)
+            reach = closed
     return out
 
 
@@ -1054,11 +1062,16 @@ def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker
 def _marker_tails(text: str, first: int, last: int) -> list[tuple[int, int]]:
     """The spans ``_MARKER_TAIL.finditer(text, first, last)`` gives (". ", ") ", ".) "
     before white space), found by ``str.find`` of "." and ")": it jumps to each (memchr),
-    where ``re`` tests every character against the class."""
+    where ``re`` tests every character against the class (the pattern takes a range of
+    more than ``_SECOND_BUDGET`` of them)."""
     out: list[tuple[int, int]] = []
     dot = text.find(".", first, last)
     bracket = text.find(")", first, last)
+    looked = 0
     while dot >= 0 or bracket >= 0:
+        looked += 1
+        if looked > _SECOND_BUDGET:
+            return [m.span() for m in _MARKER_TAIL.finditer(text, first, last)]
         at = dot if bracket < 0 or 0 <= dot < bracket else bracket
         after = at + 1
         following = at + 1  # where the next tail may start

@@ -31,7 +31,7 @@ LATIN = st.sampled_from(
         *["Dr", "No", "St", "Main St", "vs", "etc", "ft", "3", "12", "am 12", "der 2", "a"],
         *[". ", ".\n", "). ", "`). ", ")", ".", "? ", "! ", "...", ". . . ", "… ", "!? "],
         *["I ", "II ", "The ", "Tom ", "Jan ", "Oktober ", "Weltkrieg ", "5 ", "a ", "(", '"'],
-        *["'", "’", "«", "“", "- ", "1. ", "a) ", "[1] ", ".Today ", ",", ";", ":"],
+        *["'", "’", "«", "“", "- ", "1. ", "a) ", "[1] ", ".Today ", ",", ";", ":", "。", "！x"],
     ]
 )
 COLONS = st.sampled_from(
@@ -57,6 +57,7 @@ def shortcuts_off(text: str, language: str) -> list[tuple[int, int]]:
 @example("Some words before x.py. I went", "en")
 @example("Some words before am 12. Oktober ", "de")
 @example("Some words before Dr. Tom went", "en")
+@example("Some words before it。x and more", "en")  # "。" ends one before anything
 @example("Some words before l’Dr. Tom went", "fr")
 @example("A sentence that ends here (see 12). Next", "en")
 @example("Some more words for the test of e.g. This", "en")
@@ -142,3 +143,10 @@ def test_marker_tails_are_the_patterns(text: str, cut_first: int, cut_last: int)
     last = max(first, last)
     expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text, first, last)]
     assert segmenter._marker_tails(text, first, last) == expected
+
+
+def test_many_dots_leave_the_tails_to_the_pattern() -> None:
+    text = ". ) .) " * segmenter._SECOND_BUDGET + "x.) y"
+    expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text)]
+    assert len(expected) > segmenter._SECOND_BUDGET
+    assert segmenter._marker_tails(text, 0, len(text)) == expected
