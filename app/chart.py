@@ -1,13 +1,17 @@
 """Size trade-offs: a Plotly bar chart of chunk counts at the comparison sizes; after the
 comparison, each size's damage and (with Evidence check questions) its excerpts kept whole.
 
-Redrawn only when its data changes (Plotly.react costs ~15 ms).
+The chart is shown from a ``TradeoffView``, one per result, which the page (app/inspector.py)
+makes when the counts are computed and replaces once the comparison's damage and the
+Evidence check's excerpts kept whole are found for that same result; no other panel adds
+to it. Redrawn only when its bars change (Plotly.react costs ~15 ms); the notes alone are
+put on the drawn bars (Plotly.update).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import theme
@@ -20,16 +24,41 @@ from chunker_py import MAX_CHUNKS, Row, Tradeoff
 @dataclass(frozen=True)
 class TradeoffView:
     """What the trade-off chart shows of one result: the counts at the comparison sizes
-    (none: no comparison), the current size and the size unit."""
+    (none: no comparison), the current size and the size unit; once the comparison has
+    run, its rows at those sizes (``damage``: each size's damage) and, per size, the
+    Evidence check's excerpts kept whole of the matched questions' (``evidence``).
+
+    None (not found yet): a chart drawn anew for this view shows no such notes; a chart
+    already showing the same bars keeps the notes it has until the new ones come."""
 
     tradeoffs: Sequence[Tradeoff] = ()
     current: int | None = None
     unit: str = "code points"
+    damage: Sequence[Row] | None = None
+    evidence: Mapping[int, tuple[int, int]] | None = None
+
+
+def damage_notes(rows: Sequence[Row]) -> dict[int, str]:
+    """Per size, its damage in words (code blocks cut, % ending mid-sentence)."""
+    notes = {}
+    for row in rows:
+        d = row.damage
+        pct = row.ends_mid_sentence_pct
+        if d is not None and pct is not None:
+            notes[row.settings.chunk_size] = (
+                f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
+            )
+    return notes
+
+
+def evidence_notes(kept: Mapping[int, tuple[int, int]]) -> dict[int, str]:
+    """Per size, the excerpts kept whole ("4 of 5"); no note for a size without any."""
+    return {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
 
 
 class TradeoffChart:
-    """The size trade-offs chart; the comparison's damage and the Evidence check's
-    excerpts kept whole are added to its bars once they are computed."""
+    """The size trade-offs chart, shown from a ``TradeoffView``: the bars, and each size's
+    damage and excerpts kept whole in its hover text, under its count and in words."""
 
     def __init__(self) -> None:
         self.last: str | None = None
@@ -41,8 +70,8 @@ class TradeoffChart:
         self.evidence_notes: dict[int, str] = {}  # per size, "4 of 5" kept whole (issue 19)
 
     def redraw(self) -> None:
-        """The colour scheme changed: draw again with the new colours."""
-        self.last = None
+        """The colour scheme changed: draw again with the new colours (and the notes)."""
+        self.scheme = ""
         self.show(self.view)
 
     def show(self, view: TradeoffView) -> None:
@@ -52,11 +81,18 @@ class TradeoffChart:
         key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
         if view.unit != self.unit:
             self.unit, self.last = view.unit, None
-        if key == self.last and c["name"] == self.scheme:
+        same_bars = key == self.last
+        if not same_bars:  # other bars: their notes come with this view
+            self.damage_notes, self.evidence_notes = {}, {}
+        notes = (self.damage_notes, self.evidence_notes)
+        if view.damage is not None:
+            self.damage_notes = damage_notes(view.damage)
+        if view.evidence is not None:
+            self.evidence_notes = evidence_notes(view.evidence)
+        if same_bars and c["name"] == self.scheme:
+            if (self.damage_notes, self.evidence_notes) != notes:
+                self._annotate()
             return
-        if key != self.last:  # other bars: their notes come with this result's comparison
-            self.damage_notes.clear()
-            self.evidence_notes.clear()
         self.last, self.scheme = key, c["name"]
         self._describe(tradeoffs, current)
         chart = by_id("tradeoff-chart")
@@ -111,33 +147,8 @@ class TradeoffChart:
                 }
             ]  # fmt: skip
         plot(chart, data, layout)
-        if self.damage_notes or self.evidence_notes:  # drawn again in another colour scheme
+        if self.damage_notes or self.evidence_notes:
             self._annotate()
-
-    def show_damage(self, rows: Sequence[Row]) -> None:
-        """Each size's damage (code blocks cut, % ending mid-sentence) in the bars' hover text
-        and the chart's description, once the comparison has run after the paint."""
-        notes = {}
-        for row in rows:
-            d = row.damage
-            pct = row.ends_mid_sentence_pct
-            if d is not None and pct is not None:
-                notes[row.settings.chunk_size] = (
-                    f"{number(d.code_blocks_cut)} code block(s) cut, {pct:.1f}% ending mid-sentence"
-                )
-        self.damage_notes.clear()
-        self.damage_notes.update(notes)
-        self._annotate()
-
-    def show_evidence(self, kept: dict[int, tuple[int, int]]) -> None:
-        """Per size, the Evidence check's excerpts kept whole (of the matched questions'):
-        under each bar's count, in its hover text and in the description; nothing without
-        questions."""
-        self.evidence_notes.clear()
-        self.evidence_notes.update(
-            {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
-        )
-        self._annotate()
 
     def _annotate(self) -> None:
         """The damage and evidence notes on the drawn bars (Plotly.restyle) and in words."""

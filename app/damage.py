@@ -154,19 +154,23 @@ def best_cells(rows: Sequence[Row]) -> list[list[int]]:
 @dataclass(frozen=True)
 class ComparisonView:
     """What the Splitter comparison shows of one result: its rows (None: no comparison,
-    the inputs need checking) and the label of the row whose Use was just chosen."""
+    the inputs need checking), the label of the row whose Use was just chosen and, once
+    the Evidence check has found them, each row's evidence cells (app/evidence.py's
+    ``comparison_cells``, in row order; None until then: "…")."""
 
     rows: Sequence[Row] | None = None
     applied: str | None = None
+    evidence: Sequence[Sequence[str]] | None = None
 
 
 class Comparison:
-    """The Splitter comparison table. A row's Use calls ``apply`` with its settings (a
-    share-link fragment); its evidence columns show "…" until ``show_evidence``."""
+    """The Splitter comparison table, shown from a ``ComparisonView``. A row's Use calls
+    ``apply`` with its settings (a share-link fragment)."""
 
     def __init__(self, apply: Callable[[str], Any]) -> None:
         self._apply = create_proxy(apply)  # the rows' buttons call it
         self.labels: dict[str, str] = {}  # the rows shown: fragment -> label
+        self.view = ComparisonView()
 
     def wire(self) -> None:
         # the table shows its Damage or its Evidence columns
@@ -185,9 +189,20 @@ class Comparison:
         return label
 
     def show(self, view: ComparisonView) -> None:
+        """The rows drawn anew when they are new; then their evidence cells, if any."""
+        drawn, self.view = self.view, view
+        rows, applied = view.rows, view.applied
+        if rows is not None and rows is drawn.rows and applied == drawn.applied:
+            if view.evidence is not None and view.evidence is not drawn.evidence:
+                self._evidence(view.evidence)
+            return
+        self._rows(rows, applied)
+        if view.evidence is not None:
+            self._evidence(view.evidence)
+
+    def _rows(self, rows: Sequence[Row] | None, applied: str | None) -> None:
         status = by_id("compare-status")
         body = by_id("compare-body")
-        rows, applied = view.rows, view.applied
         if rows is None:
             body.replaceChildren()
             status.textContent = "No comparison: see Chunk readiness."
@@ -224,9 +239,9 @@ class Comparison:
                 current.tabIndex = -1
                 current.focus(window.JSON.parse('{"preventScroll": true}'))
 
-    def show_evidence(self, cells: Sequence[Sequence[str]]) -> None:
-        """The evidence columns of the rows shown, in row order (app/evidence.py's
-        ``comparison_cells`` of each row's evidence summary)."""
+    @staticmethod
+    def _evidence(cells: Sequence[Sequence[str]]) -> None:
+        """The evidence columns of the rows drawn, in row order."""
         trs = by_id("compare-body").querySelectorAll(":scope > tr")
         for tr, row in zip(trs, cells, strict=False):
             for td, text in zip(tr.querySelectorAll("td.ev-col"), row, strict=False):

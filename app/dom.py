@@ -128,15 +128,17 @@ def decimal(value: float) -> str:
 class ListView:
     """What a list panel shows of one result: the result, the chunks to list (their
     indices while "Show damaged chunks only" is on, None for all), whether the token
-    counts are in, the result's damage once computed after the paint (None until then:
-    the damage words shown stay, dimmed) and, once the Evidence check has found it, per
-    chunk index the questions whose evidence the chunk holds, in words (None until then:
-    no evidence words are shown, an earlier text's would be stale). The page makes one
-    per result; panels never set each other's."""
+    counts are in (the tokenizer's tables loaded), whether every chunk's tokens are
+    counted (after the paint), the result's damage once computed after the paint (None
+    until then: the damage words shown stay, dimmed) and, once the Evidence check has
+    found it, per chunk index the questions whose evidence the chunk holds, in words (None
+    until then: no evidence words are shown, an earlier text's would be stale). The page
+    makes one per result; panels never set each other's."""
 
     analysis: Any = None
     only: tuple[int, ...] | None = None
     tokens_ready: bool = False
+    counted: bool = False
     damage: Any = None
     evidence: Mapping[int, str] | None = None
 

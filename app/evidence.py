@@ -122,8 +122,9 @@ class EvidencePanel:
     """The Evidence check. What it changes elsewhere goes through the callbacks its owner
     (app/inspector.py) passes in: ``apply_row`` (a row's Use), ``map_selection`` (the chunk
     map's selection), ``on_found`` (where the evidence marks go), ``on_rows`` (the Splitter
-    comparison's evidence cells, per row), ``on_sizes`` (the excerpts kept whole per
-    trade-off size) and ``show_chunk`` (the chunk map's chunk, focused)."""
+    comparison's evidence cells, per row, with the rows they are of), ``on_sizes`` (the
+    excerpts kept whole per trade-off size, with the rows of those sizes) and
+    ``show_chunk`` (the chunk map's chunk, focused)."""
 
     def __init__(
         self,
@@ -132,8 +133,8 @@ class EvidencePanel:
         apply_row: Callable[[str], Any],
         map_selection: Callable[[], tuple[int, int] | None],
         on_found: Callable[[Analysis | None, Evidence | None], None],
-        on_rows: Callable[[list[list[str]]], None],
-        on_sizes: Callable[[dict[int, tuple[int, int]]], None],
+        on_rows: Callable[[Sequence[Row], list[list[str]]], None],
+        on_sizes: Callable[[Sequence[Row], dict[int, tuple[int, int]]], None],
         show_chunk: Callable[[int], None],
     ) -> None:
         self.source = source
@@ -543,7 +544,7 @@ class EvidencePanel:
             counts = kept_whole(row.analysis, self.questions)
             if counts is not None:
                 kept[row.settings.chunk_size] = counts
-        self.on_sizes(kept)
+        self.on_sizes(rows, kept)
 
     def show_rows(self, rows: Sequence[Row] | None) -> None:
         """The evidence figures of every comparison row, at once."""
@@ -558,7 +559,7 @@ class EvidencePanel:
         if rows is None or not self.questions:
             body.replaceChildren()
             if rows is not None:
-                self.on_rows([comparison_cells(None) for _row in rows])
+                self.on_rows(rows, [comparison_cells(None) for _row in rows])
             by_id("app").dataset.evidenceComparison = "ready"
             return
         summaries = []
@@ -572,7 +573,7 @@ class EvidencePanel:
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
         body = by_id("evidence-compare-body")
-        self.on_rows([comparison_cells(s) for s in summaries])
+        self.on_rows(rows, [comparison_cells(s) for s in summaries])
         trs = []
         for row, s in zip(rows, summaries, strict=True):
             tr = element("tr", cls="current" if row.current else "")

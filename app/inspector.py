@@ -118,14 +118,16 @@ class Page:
         self.result: chunker_py.Analysis | None = None
         self.view = ListView()  # what the preview and the records list, for this result
         self.map_view = MapView()  # what the chunk map shows of this result
+        self.chart_view = TradeoffView()  # what the trade-off chart shows of this result
+        self.comparison_view = ComparisonView()  # what the comparison shows of this result
         self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
             apply_row=self._apply_row,
             map_selection=self._map_selection,
             on_found=self._evidence_found,
-            on_rows=self.comparison.show_evidence,
-            on_sizes=self.tradeoff.show_evidence,
+            on_rows=self._evidence_rows,
+            on_sizes=self._evidence_sizes,
             show_chunk=self.chunk_map.activate,
         )
 
@@ -241,11 +243,13 @@ class Page:
             steps.append(self.chunk_map.catch_up)
         steps.append(lambda: self._chart(chart_job))
         self.root.dataset.chart = "pending"
+        self.chart_view = TradeoffView()  # this result's: filled in after the paint
         if result is None:
             self.result = None
             self.sizes.show(None)
             self.damage_group.show(None)
-            self.comparison.show(ComparisonView())
+            self.comparison_view = ComparisonView()
+            self.comparison.show(self.comparison_view)
             self._set_only(None)
             self.evidence.show(None)
             self.evidence.show_rows(None)
@@ -322,12 +326,25 @@ class Page:
     def _chart(self, job: ChartJob | None) -> None:
         """Size trade-offs: the counts at the comparison sizes (several splits)."""
         if job is None:
-            self.tradeoff.show(TradeoffView())
+            self.chart_view = TradeoffView()
         else:
             text, chosen, count = job
             bars = tradeoffs(text, chosen, known=count)
-            self.tradeoff.show(TradeoffView(bars, chosen.chunk_size, size_unit_name(chosen)))
+            self.chart_view = replace(
+                self.chart_view,
+                tradeoffs=bars,
+                current=chosen.chunk_size,
+                unit=size_unit_name(chosen),
+            )
+        self.tradeoff.show(self.chart_view)
         self.root.dataset.chart = "ready"
+
+    def _show_chart(self, view: TradeoffView) -> None:
+        """The trade-off chart's view filled in further for this result: shown once its
+        bars are (until then ``_chart`` shows it with them)."""
+        self.chart_view = view
+        if view.tradeoffs:
+            self.tradeoff.show(view)
 
     def _tokens(self, result: chunker_py.Analysis) -> Iterator[None]:
         """Token figures (the tokenizer's tables loaded if new; then every chunk counted,
@@ -337,10 +354,10 @@ class Page:
             self.tokens.unavailable(missing)
             return
         yield from paced(result.token_steps(), MERGE_STEP)
-        if not self.view.tokens_ready:
-            self.view = replace(self.view, tokens_ready=True)
-            self.records.show(self.view)
-        self.records.counted()
+        if result is not self.view.analysis:
+            return  # the result was dropped (a bug)
+        self.view = replace(self.view, tokens_ready=True, counted=True)
+        self.records.show(self.view)
         self.tokens.show(self.view)
 
     def _damage(self, result: chunker_py.Analysis) -> None:
@@ -364,7 +381,8 @@ class Page:
             if row is not None:
                 rows.append(row)
             yield
-        self.comparison.show(ComparisonView(rows, applied))
+        self.comparison_view = ComparisonView(rows, applied)
+        self.comparison.show(self.comparison_view)
         yield
         yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
         by_size: list[Row] = []
@@ -372,7 +390,7 @@ class Page:
             if row is not None:
                 by_size.append(row)
             yield
-        self.tradeoff.show_damage(by_size)
+        self._show_chart(replace(self.chart_view, damage=by_size))
         yield
         self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
         self.root.dataset.comparison = "ready"
@@ -397,6 +415,18 @@ class Page:
         if result is self.view.analysis:
             self.view = replace(self.view, evidence=words)
             self.records.show(self.view)
+
+    def _evidence_rows(self, rows: Sequence[Row], cells: list[list[str]]) -> None:
+        """Issue 19: the comparison's evidence cells, when they are of the rows it shows."""
+        if rows is self.comparison_view.rows:
+            self.comparison_view = replace(self.comparison_view, evidence=cells)
+            self.comparison.show(self.comparison_view)
+
+    def _evidence_sizes(self, rows: Sequence[Row], kept: dict[int, tuple[int, int]]) -> None:
+        """Issue 19: the excerpts kept whole per trade-off size, when they are of this
+        result's sizes (the rows whose damage the chart's view has)."""
+        if rows is self.chart_view.damage:
+            self._show_chart(replace(self.chart_view, evidence=kept))
 
     def _apply_row(self, fragment: str) -> None:
         """Use: the row's settings go into the controls; the comparison's status says so
@@ -426,16 +456,25 @@ class Page:
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result, nor
-        draw it again later (evidence found for it, "Show damaged chunks only"): the
-        result and its views are dropped."""
+        draw it again later (evidence found for it, "Show damaged chunks only", its
+        comparison still to come): the result, its views and its work left are dropped."""
         self._cancel_pending_status()
+        self.generation += 1  # the result's steps after the paint are dropped
+        for timer in self.compare_timer:
+            window.clearTimeout(timer)
         self.export.show(None)
         self.result, self.view, self.map_view = None, ListView(), MapView()
-        for clear in (lambda: self.figures.show(None), lambda: self.preview.show(self.view),
+        self.chart_view, self.comparison_view = TradeoffView(), ComparisonView()
+        for clear in (lambda: self.figures.show(None), lambda: self.tokens.show(self.view),
+                      lambda: self.damage_group.show(None),
+                      lambda: self.preview.show(self.view),
                       lambda: self.records.show(self.view),
-                      lambda: self.tradeoff.show(TradeoffView()),
+                      lambda: self.tradeoff.show(self.chart_view),
+                      lambda: self.comparison.show(self.comparison_view),
                       lambda: self.chunk_map.show(self.map_view),
-                      lambda: self.sizes.show(None)):  # fmt: skip
+                      lambda: self.sizes.show(None), lambda: self.evidence.show(None),
+                      lambda: self.evidence.show_rows(None),
+                      lambda: self.evidence.show_sizes(())):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway

@@ -29,6 +29,10 @@ class Records(Windowed):
         self.uncounted = False  # whether a row drawn last shows "…" for its tokens
 
     def show(self, view: ListView) -> None:
+        if view.counted and self.uncounted:
+            # every chunk is counted now: rows drawn with "…" get their count
+            # (render.rows keeps the rows whose cells are unchanged)
+            self.forget()
         super().show(view)
         body = by_id("records-body")
         show_words(body, view, self.listed)
@@ -43,7 +47,7 @@ class Records(Windowed):
         # counts show once the tokenizer's tables are in and the chunk is counted: an
         # edit's own task counts nothing (issue 18, defect 8: the first 100 rows of a
         # 20,000-letter run took 190 ms to count there); the rows are drawn again once
-        # every chunk is counted after the paint (``counted``)
+        # every chunk is counted after the paint (the view's ``counted``)
         if not self.view.tokens_ready or self.analysis is None:
             self.uncounted = True
             return "…"
@@ -52,13 +56,6 @@ class Records(Windowed):
             self.uncounted = True
             return "…"
         return known
-
-    def counted(self) -> None:
-        """Every chunk's tokens are counted now: rows shown with "…" get their count
-        (render.rows keeps the rows whose cells are unchanged)."""
-        if self.uncounted:
-            self.forget()
-            self.show(self.view)
 
     def extra(self, analysis: Analysis) -> object:
         return (analysis.settings.mode, analysis.settings.tokenizer, self.view.tokens_ready)

@@ -10,7 +10,14 @@ Prints, as medians of interleaved rounds:
   of 2 over 1, and peak resident memory for the corpus and for twice as many files;
 - with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output).
 
-    python bench/bench_corpus.py [--quick] [--files N] [--rounds R] [--unique]
+- the start-up alone (the command line on one 14-byte file), and the speed-up it leaves
+  possible on two cores.
+
+The command line loads its modules from a bytecode cache in a folder of the run, as an
+installed copy does (``--no-bytecode``: compiled in every run, as a checkout run with
+PYTHONDONTWRITEBYTECODE=1 does).
+
+    python bench/bench_corpus.py [--quick] [--files N] [--rounds R] [--unique] [--no-bytecode]
 """
 
 from __future__ import annotations
@@ -108,6 +115,21 @@ def timed(fn: object, *args: object) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
+# How the command line's modules load: from bytecode cached in a folder of the run (as an
+# installed package loads them: pip compiles them at install), unless --no-bytecode asks
+# for a fresh compile of every module in each run (PYTHONDONTWRITEBYTECODE set and no
+# cache: about 0.2 s of CPU per run on this machine, all of it before any file is cut).
+ENV: dict[str, str] = {}
+
+
+def cli_env(cache: Path | None) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if cache is not None:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(cache)
+    return env
+
+
 def cli(folder: Path, jobs: int, *extra: str) -> tuple[float, float, int]:
     """Wall time, CPU time (all its processes) and peak resident memory (KB, the largest
     process) of one CLI run."""
@@ -126,7 +148,7 @@ def cli(folder: Path, jobs: int, *extra: str) -> tuple[float, float, int]:
         text=True,
         check=True,
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env=ENV,
     )
     seconds, cpu, rss = done.stdout.split()
     return float(seconds), float(cpu), int(rss)
@@ -141,6 +163,11 @@ def main() -> None:
     parser.add_argument(
         "--unique", action="store_true", help="shuffle each generated paragraph's words too"
     )
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="the command line compiles its modules in every run (no bytecode cache)",
+    )
     args = parser.parse_args()
     files, size, rounds = args.files, args.size, args.rounds
     if args.quick:
@@ -149,12 +176,17 @@ def main() -> None:
         folder, double = Path(tmp) / "corpus", Path(tmp) / "double"
         total = write_corpus(folder, files, size, unique=args.unique)
         write_corpus(double, 2 * files, size, unique=args.unique)
+        tiny = Path(tmp) / "tiny"
+        tiny.mkdir()
+        (tiny / "one.md").write_text("One sentence.\n", encoding="utf-8")
+        ENV.update(cli_env(None if args.no_bytecode else Path(tmp) / "bytecode"))
+        cli(tiny, 1)  # writes the bytecode cache (unless --no-bytecode)
         paths = corpus_files(folder)
         print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
         native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's row
-        keys = ("lc", "ours", "j1", "j2", *(("j1t",) if native else ()))
+        keys = ("lc", "ours", "j1", "j2", "start", *(("j1t",) if native else ()))
         wall: dict[str, list[float]] = {k: [] for k in keys}
         cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
@@ -168,6 +200,9 @@ def main() -> None:
                 wall[f"j{jobs}"].append(seconds)
                 cpu[f"j{jobs}"].append(used)
                 rss[f"j{jobs}"] = max(rss.get(f"j{jobs}", 0), peak)
+            seconds, used, _peak = cli(tiny, 1)  # start-up: one 14-byte file
+            wall["start"].append(seconds)
+            cpu["start"].append(used)
             if native:
                 seconds, used, _peak = cli(folder, 1, "--tiktoken")
                 wall["j1t"].append(seconds)
@@ -184,16 +219,26 @@ def main() -> None:
             ("python -m chunker_py --jobs 1", "j1"),
             ("python -m chunker_py --jobs 2", "j2"),
             ("python -m chunker_py --jobs 1 --tiktoken", "j1t"),
+            ("start-up: --jobs 1 on one 14-byte file", "start"),
         ):
             if key not in c:
                 continue
-            print(f"{label:<40} {w[key]:7.2f}s {c[key]:7.2f}s {mb / c[key]:12.2f}")
+            rate = f"{mb / c[key]:12.2f}" if key != "start" else f"{'':>12}"
+            print(f"{label:<40} {w[key]:7.2f}s {c[key]:7.2f}s {rate}")
         print(f"ours / LangChain, CPU per core:   {c['ours'] / c['lc']:.2f}x")
         print(f"--jobs 1 / LangChain, CPU:        {c['j1'] / c['lc']:.2f}x")
         if native:
             print(f"--tiktoken / LangChain, CPU:      {c['j1t'] / c['lc']:.2f}x")
         print(f"--jobs 2 over --jobs 1, wall:     {w['j1'] / w['j2']:.2f}x speed-up "
               f"(CPU {c['j2'] / c['j1']:.2f}x; needs 2 idle cores to mean anything)")  # fmt: skip
+        # Amdahl, in CPU (a one-process run's wall time on an idle core): the start-up
+        # runs once whatever --jobs is, the rest could halve
+        bound = c["j1"] / (c["start"] + (c["j1"] - c["start"]) / 2)
+        loaded = "compiled each run" if args.no_bytecode else "from bytecode"
+        print(
+            f"  (start-up {c['start']:.2f}s of --jobs 1's {c['j1']:.2f}s CPU: at most "
+            f"{bound:.2f}x on 2 idle cores; modules {loaded})"
+        )
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
         print(
             f"peak RSS --jobs 1: {rss['j1'] / 1024:.0f} MB for {len(paths)} files, "

@@ -14,6 +14,21 @@ from typing import Any
 APP = Path(__file__).resolve().parents[2] / "app"
 
 
+class Element:
+    """A page element as the panels set it: its text, hidden or not, its attributes."""
+
+    def __init__(self) -> None:
+        self.textContent = ""
+        self.hidden = False
+        self.attributes: dict[str, str] = {}
+
+    def setAttribute(self, name: str, value: str) -> None:
+        self.attributes[name] = value
+
+    def replaceChildren(self) -> None:
+        self.textContent = ""
+
+
 def import_page(names: tuple[str, ...], window: Any, element: Callable[[str], Any]) -> list[Any]:
     js = types.ModuleType("js")
     js.document = types.SimpleNamespace(getElementById=element)  # type: ignore[attr-defined]

@@ -13,25 +13,12 @@ from typing import Any
 
 from chunker_py import Settings, analyse
 
-from .page_stub import import_page
+from .page_stub import Element, import_page
 
 ROOT = Path(__file__).resolve().parents[2]
 
 TEXT = "One sentence here. Another one follows it. And a third one ends it.\n" * 4
 FIXED = Settings(mode="fixed", chunk_size=30, chunk_overlap=0)
-
-
-class Element:
-    def __init__(self) -> None:
-        self.textContent = ""
-        self.hidden = False
-        self.attributes: dict[str, str] = {}
-
-    def setAttribute(self, name: str, value: str) -> None:
-        self.attributes[name] = value
-
-    def replaceChildren(self) -> None:
-        self.textContent = ""
 
 
 class MapScript:

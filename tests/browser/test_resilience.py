@@ -11,14 +11,14 @@ A failed runtime load (BAD-INPUT 22) is covered by test_boot.py.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from playwright.sync_api import expect
 
 from chunker_py import Settings, analyse
 
-from .conftest import App
+from .conftest import SAMPLE, App
 
 # they provoke console errors on purpose (refused requests, broken files, planted bugs)
 pytestmark = pytest.mark.page_errors_expected
@@ -176,3 +176,75 @@ def test_after_a_bug_nothing_draws_the_previous_result_again(
     assert app.preview() == []
     expect(app.page.locator("#chunk-map .map-chunk")).to_have_count(0)
     assert app.page.locator("#chunk-map-panel").is_hidden()
+
+
+# everything the page computes after the paint for a result, evidence included, is shown
+ALL_SHOWN = (
+    '#app[data-damage="ready"][data-chart="ready"][data-comparison="ready"]'
+    '[data-evidence="ready"][data-evidence-comparison="ready"]'
+)
+TOKEN_TERMS = ("Smallest tokens", "Average tokens", "Largest tokens", "Total tokens")
+
+
+def evidence_figures(app: App) -> dict[str, str]:
+    """The Evidence check's figures by their visible terms."""
+    figures = app.page.get_by_label("Evidence figures of this result")
+    terms = figures.locator("dt").all_text_contents()
+    return dict(zip(terms, figures.locator("dd").all_text_contents(), strict=True))
+
+
+def comparison_rows(app: App) -> list[str]:
+    return (
+        app.region("Splitter comparison").get_by_role("table").locator("tbody tr").all_inner_texts()
+    )
+
+
+def test_after_a_bug_no_panel_shows_the_previous_results_figures(
+    new_app: Callable[..., App],
+) -> None:
+    """BAD-INPUT case 23. The sample with its questions, every figure found; then a bug
+    in the next edit's result: the Damage figures, the token figures, the Splitter
+    comparison, the Size trade-offs and the Evidence check (its figures, each question's
+    verdict, its table by splitter) show none of the previous result's figures. Before,
+    all of them but the chart kept the sample's."""
+    app = new_app()
+    app.open().wait_ready()
+    app.page.wait_for_selector(ALL_SHOWN, timeout=30_000)
+    damage = app.figures("Damage")
+    assert damage["Code blocks cut"] != "—" and damage["Ends mid-sentence"] != "—"
+    assert all(app.figure(term).text_content() not in ("—", "…") for term in TOKEN_TERMS)
+    assert len(comparison_rows(app)) >= 5
+    assert evidence_figures(app)["Questions checked"] != "—"
+    expect(app.page.locator("#evidence-compare-body > tr")).not_to_have_count(0)
+    expect(app.page.locator("#tradeoff-text")).to_contain_text("Damage: size ")
+
+    app.python(INJECT)
+    try:
+        app.settle(lambda: app.source.fill(SAMPLE + " changed"), expect_state="error")
+    finally:
+        app.python(RESTORE)
+    expect(app.readiness_status()).to_have_text("Something went wrong")
+    verdicts = app.page.locator("#evidence-list > li > p.hint").all_text_contents()
+    assert verdicts  # the questions stay, checked against nothing
+    shown = {
+        "damage": set(app.figures("Damage").values()),
+        "tokens": {app.figure(term).text_content() for term in TOKEN_TERMS},
+        "comparison": (comparison_rows(app), app.page.locator("#compare-status").text_content()),
+        "trade-offs": app.page.locator("#tradeoff-text").text_content(),
+        "evidence": set(evidence_figures(app).values()),
+        "verdicts": set(verdicts),
+        "evidence by splitter": app.page.locator("#evidence-compare-body > tr").count(),
+    }
+    none = "No comparison: see Chunk readiness."
+    assert shown == {
+        "damage": {"—"},
+        "tokens": {"—"},
+        "comparison": ([], none),
+        "trade-offs": none,
+        "evidence": {"—"},
+        "verdicts": {"No chunks to check (see Chunk readiness)."},
+        "evidence by splitter": 0,
+    }
+    # and none of the previous result's work after the paint comes back later
+    app.page.wait_for_timeout(1_000)
+    assert comparison_rows(app) == [] and set(app.figures("Damage").values()) == {"—"}
