@@ -36,6 +36,7 @@ is spelt the same there):
 from __future__ import annotations
 
 import ast
+import codecs
 import contextlib
 import importlib
 import importlib._bootstrap_external as external
@@ -130,13 +131,37 @@ def imported_names(source: str) -> set[str]:
     return names
 
 
+# what ``json.detect_encoding`` can name (chunker_py reads a tokenizer.json in any of them)
+JSON_CODECS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-be", "utf-16-le", "utf-32", "utf-32-be",
+               "utf-32-le")  # fmt: skip
+CODEC_CALLS = {"encode", "decode", "lookup", "getincrementaldecoder", "getincrementalencoder"}
+
+
+def codec_names(source: str) -> set[str]:
+    """Every codec named by a string literal in a ``.encode(...)``, ``.decode(...)`` or
+    ``codecs`` look-up call in ``source``. A codec is imported (``encodings.utf_16_le`` ...)
+    on its first use, by no import statement: issue 18, defect 8, the first emoji pasted
+    imported two and fetched the whole standard library in the edit's task."""
+    return {
+        node.args[0].value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in CODEC_CALLS
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }
+
+
 def record_stdlib(config_json: str, sources_json: str) -> str:
     """What the page imports from the standard library's zip, as JSON: the zip's path and
     its member names. Imports what the snapshot imports, then the lazy modules the page
     may import later (all ``config["lazy"]`` but ``config["cli_only"]``), then every module
     named by an import statement in the bundle's page modules and in PyScript's package
     (imports inside functions run only later, in the page); a name that does not import
-    is passed over (an optional dependency, a JS module)."""
+    is passed over (an optional dependency, a JS module). Then every codec those sources
+    name (``codec_names``) and those ``json.detect_encoding`` can name."""
     config = json.loads(config_json)
     cli_only = set(config["cli_only"])
     for name in config["modules"]:
@@ -156,6 +181,11 @@ def record_stdlib(config_json: str, sources_json: str) -> str:
             # a JS module, an optional dependency, a name that is no module
             with contextlib.suppress(BaseException):
                 importlib.import_module(name)
+        for codec in sorted(codec_names(source)):
+            with contextlib.suppress(LookupError):  # a method of another name (str.lookup)
+                codecs.lookup(codec)
+    for codec in JSON_CODECS:
+        codecs.lookup(codec)
     # what importlib.resources imports when a package's data files are read (the token
     # data), from a folder and from a zip
     from importlib import resources

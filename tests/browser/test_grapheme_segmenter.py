@@ -95,3 +95,54 @@ def test_boundaries_match_intl_segmenter(browser: Browser) -> None:
         excused += len(differ)
     assert compared > 50_000
     assert excused > 0  # the corpus reaches the one known version difference
+
+
+CHUNK_MAP = ROOT / "static" / "chunkmap.js"
+# static/chunkmap.js's graphemeBoundary asked at every position of each text in order, with
+# the full text's Intl.Segmenter answer; and the longest text it handed to the segmenter
+ASK_IN_ORDER = """([texts, stride]) => {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+  const handed = [];
+  const segment = Intl.Segmenter.prototype.segment;
+  Intl.Segmenter.prototype.segment = function (input) {
+    handed.push(input.length);
+    return segment.call(this, input);
+  };
+  const out = texts.map((text) => {
+    const whole = segment.call(segmenter, text);
+    const boundary = globalThis.ciChunkMap.graphemeBoundary(text);
+    const differ = [];
+    for (let at = 0; at <= text.length; at += stride) {
+      const oracle = at <= 0 || at >= text.length || whole.containing(at).index === at;
+      if (boundary(at) !== oracle) differ.push(at);
+    }
+    return differ;
+  });
+  Intl.Segmenter.prototype.segment = segment;
+  return [out, handed.reduce((a, b) => Math.max(a, b), 0)];
+}"""
+
+
+def test_the_chunk_maps_boundaries_asked_in_order_match_the_whole_texts(browser: Browser) -> None:
+    """The chunk map asks whether each long block's end is a cluster boundary, in order;
+    it segments only from the last cluster start it found (issue 18, defect 8: on the
+    whole text, 20,000 code points of ZWJ emoji took ~30 ms an edit), with the answers
+    of the whole text's segmentation, here at every position of long mixed texts."""
+    rng = random.Random(18)
+    pieces = corpus()[:3500]
+    texts = ["".join(rng.choices(pieces, k=1_500)) for _ in range(6)]
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
+    texts += [family * 2_857, "\U0001f1e9\U0001f1ea\U0001f1eb" * 3_000, "\u0915\u094d" * 5_000]
+    page = browser.new_page()
+    try:
+        page.add_script_tag(path=str(CHUNK_MAP))
+        every, _ = page.evaluate(ASK_IN_ORDER, [texts, 1])
+        # as the map asks, every 1,000 units or so, on the emoji and the flags: no question
+        # hands the segmenter the whole text (the conjuncts are one cluster: each question
+        # segments it from its start, the only cluster start there is)
+        _, longest = page.evaluate(ASK_IN_ORDER, [texts[-3:-1], 1_000])
+    finally:
+        page.close()
+    assert every == [[]] * len(texts)
+    assert sum(len(t.encode("utf-16-le")) // 2 for t in texts) > 120_000
+    assert longest <= 1_000 + 32 + 32  # the stride, AFTER_UNITS and one cluster

@@ -35,6 +35,8 @@ UPDATE = "Page.update"
 COMPARISON = "Page._drive.<locals>.step _comparison"
 EVIDENCE = "Page._drive.<locals>.step work"
 COUNTED = "Page._drive.<locals>.step counted"  # the edit's tokens, counted in steps
+# the modules imported from outside stdlib.zip (app/boot_finders.py's FullStdlibOnDemand)
+MISSES = "import sys; [f.misses for f in sys.meta_path if hasattr(f, 'misses')]"
 
 # a paste, and what the page shows at the end of its task (before any step after it)
 PASTE_SEEN = """(el, v) => {
@@ -114,6 +116,10 @@ def test_each_step_after_the_paint_runs_in_its_own_task_on_hostile_documents(
         if found := problems(seen, rows):
             broken[name] = found
     assert broken == {}, f"{MODES[mode].label}: {broken}"
+    # no module outside stdlib.zip was imported: that import fetches the whole standard
+    # library, synchronously, in the task that needs it (the first emoji pasted did, for
+    # the utf-16-le and utf-32-le codecs)
+    assert probed.python(MISSES) == [[]]
 
 
 def test_the_probe_sees_two_steps_run_in_one_task(probed: App) -> None:

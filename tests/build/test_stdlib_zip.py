@@ -63,3 +63,28 @@ def test_the_finder_fetches_the_whole_zip_once_and_only_for_its_modules(tmp_path
     assert sub is not None and sub.origin == f"{full}/pkg_in_trimmed/sub.py"
     assert fetched == ["full"]
     assert finder.misses == ["lonely_mod", "pkg_in_trimmed.sub"]
+
+
+def test_stdlib_zip_holds_every_codec_the_page_names(site) -> None:
+    """Issue 18, defect 8: a codec is imported on first use, by no import statement, so the
+    recording missed ``utf-16-le`` and ``utf-32-le`` (named in ``.encode`` calls) and the
+    first emoji pasted fetched the whole standard library, synchronously, in the edit's
+    task. Every codec named in chunker_py's and the page's code, and each one
+    ``json.detect_encoding`` can name, must be in stdlib.zip."""
+    from encodings import normalize_encoding
+    from encodings.aliases import aliases
+
+    from sitebuild.snapshot_imports import JSON_CODECS, codec_names
+
+    root = Path(__file__).resolve().parents[2]
+    named = set(JSON_CODECS)
+    for folder in ("chunker_py", "app"):
+        for path in (root / folder).rglob("*.py"):
+            named |= codec_names(path.read_text("utf-8"))
+    assert {"utf-16-le", "utf-32-le"} <= named  # what the emoji path uses
+    with zipfile.ZipFile(io.BytesIO((site.root / site.build / "stdlib.zip").read_bytes())) as z:
+        members = set(z.namelist())
+    modules = {n: aliases.get(normalize_encoding(n).lower(), normalize_encoding(n).lower())
+               for n in named}  # fmt: skip
+    absent = {n: m for n, m in modules.items() if f"encodings/{m}.py" not in members}
+    assert absent == {}

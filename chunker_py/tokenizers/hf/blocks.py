@@ -303,7 +303,12 @@ def joins_safe(
     form: Lowercase, StripAccents and BertNormalizer map each code point alone; an NFx
     form of ``left + right`` is the form of each when ``right`` starts with a starter that
     composes with nothing before or after it and is not reordered (``Joins`` checks each
-    character through every form step); no Replace, Prepend, Strip or Precompiled. Then:
+    character through every form step). A Strip step or a Replace of a quantified literal
+    may come anywhere: ``Joins`` refuses a cut unless the images of its two characters
+    there hold no whitespace at their ends (Strip then acts alike at a block's end and
+    inside the whole text: not at all) and no character of the literal (a match, made of
+    those characters only, then never holds either, so the whole text's matches are the
+    blocks'). No Prepend or Precompiled. Then:
 
     - PUNCT, before a punctuation character P after a character X: with REGEX, X's image
       ends with a letter and P's starts with neither a letter, a number nor a space, so
@@ -322,7 +327,9 @@ def joins_safe(
 
     A cut's candidates come from Python's ``re``; the frozen tables decide."""
     for step in _steps(normalizer):
-        if not isinstance(step, Form | Lowercase | StripAccents | BertNormalizer):
+        if isinstance(step, Replace) and _literal_chars(step.pattern.pattern) is not None:
+            continue
+        if not isinstance(step, Form | Lowercase | StripAccents | BertNormalizer | Strip):
             return ""
     kinds = PUNCT if _ends_pieces(pre_tokenizer) else ""
     if _splits_at_spaces(pre_tokenizer) and any(
@@ -352,6 +359,15 @@ def _stable_start(char: str, compat: bool, right: bool) -> bool:
     )
 
 
+def _untouched(step: Strip | Replace, image: str) -> bool:
+    """A Strip step takes nothing off either end of ``image``; a Replace's literal holds
+    none of its characters (so no match of the whole text holds one)."""
+    if isinstance(step, Strip):
+        return step.apply(image, None)[0] == image
+    chars = _literal_chars(step.pattern.pattern)
+    return chars is not None and not set(image) & chars
+
+
 class Joins:
     """The checks of the cuts with no space, one per character (memoised)."""
 
@@ -366,6 +382,10 @@ class Joins:
         self.normalizer = normalizer
         self.ends = _ends_pieces(pre_tokenizer)
         self.kinds = kinds
+        # Blocks (``joins_safe``): Strip and Replace steps must leave a cut's characters
+        # untouched. ``Chunks`` (no kinds) applies a Replace of spaces per character and
+        # checks the joined images itself.
+        self.untouched = bool(kinds)
         self.in_tokens = {c for content, _, _ in added for c in content}
         self.single_word_ends = {content[-1] for content, _, single in added if single and content}
         self.token_ends = {content[-1] for content, _, _ in added if content}
@@ -386,6 +406,10 @@ class Joins:
                 compat = step.form in ("NFKC", "NFKD")
             elif isinstance(step, BertNormalizer) and step.strip:  # NFD, then marks dropped
                 compat = False
+            elif self.untouched and isinstance(step, Strip | Replace):
+                if not _untouched(step, char):
+                    return None
+                continue
             else:
                 char = step.apply(char, None)[0]
                 continue

@@ -45,6 +45,10 @@ class Model:
         """How many tokens ``word`` makes."""
         return len(self.tokenize(word))
 
+    def hf_ends(self, word: str) -> tuple[int, ...] | None:
+        """HF's token ends in bytes of ``word`` where they are not ``tokenize``'s (``Bpe``)."""
+        return None
+
 
 def byte_tokens(vocab: dict[str, int], text: str) -> list[int] | None:
     """Ids of ``<0xXX>`` for each UTF-8 byte of ``text``, or None if one is missing."""
@@ -81,6 +85,8 @@ class Bpe(Model):
         self._kinds: dict[str, str] = {}
         self._cuts_ok: dict[str, bool] = {}
         self._parts: dict[tuple[str, bool, bool], tuple[int, ...]] = {}
+        self._exact_ends: bool | None = None
+        self._hf_ends: dict[str, tuple[int, ...]] = {}
         merges = spec.get("merges")
         if not isinstance(merges, list):
             refuse("its BPE model has no list of merges")
@@ -141,10 +147,22 @@ class Bpe(Model):
         """HF's ``merge_word`` and ``merge_all`` on ``word``: the part of a piece that
         starts the piece (``first``: no continuing-subword prefix on its first character)
         and ends it (``last``: the end-of-word suffix on its last character) or not."""
+        return tuple(self.merge(*self._symbols(word, first, last)))
+
+    def _symbols(
+        self, word: str, first: bool, last: bool, sizes: list[int] | None = None
+    ) -> tuple[list[int], list[int]]:
+        """HF's ``merge_word`` before the merges: the symbols' ids and where each one's
+        characters end, in HF's order (a pending unknown comes after the bytes of the
+        characters that follow it). ``sizes`` gets each symbol's length in HF's ``Word``,
+        in bytes, from which HF's offsets run on (``hf_ends``): a character's own bytes,
+        an unknown's characters' bytes, 1 per byte-fallback token, whose bytes are those
+        of the character with its prefix or suffix; a character with no token, no bytes
+        and no unknown token is left out, its bytes too."""
         vocab = self.vocab
         ids: list[int] = []
         ends: list[int] = []
-        unk: list[int] | None = None  # [id, end] of the pending unknown token
+        unk: list[int] | None = None  # [id, end, bytes] of the pending unknown token
         final = len(word) - 1 if last else -1
         prefix, suffix = self.prefix, self.suffix
         for i, ch in enumerate(word):
@@ -158,28 +176,76 @@ class Bpe(Model):
                 if unk is not None:
                     ids.append(unk[0])
                     ends.append(unk[1])
+                    if sizes is not None:
+                        sizes.append(unk[2])
                     unk = None
                 ids.append(found)
                 ends.append(i + 1)
+                if sizes is not None:
+                    sizes.append(len(ch.encode("utf-8")))
                 continue
             if self.byte_fallback:
                 fallback = byte_tokens(vocab, piece)
                 if fallback is not None:
                     ids.extend(fallback)
                     ends.extend([i + 1] * len(fallback))
+                    if sizes is not None:
+                        sizes.extend([1] * len(fallback))
                     continue
             if self.unk is not None:
+                size = len(ch.encode("utf-8")) if sizes is not None else 0
                 if unk is not None and self.fuse_unk:
                     unk[1] = i + 1
+                    unk[2] += size
                 else:
                     if unk is not None:
                         ids.append(unk[0])
                         ends.append(unk[1])
-                    unk = [self._unk_id(), i + 1]
+                        if sizes is not None:
+                            sizes.append(unk[2])
+                    unk = [self._unk_id(), i + 1, size]
         if unk is not None:
             ids.append(unk[0])
             ends.append(unk[1])
-        return tuple(self.merge(ids, ends))
+            if sizes is not None:
+                sizes.append(unk[2])
+        return ids, ends
+
+    def hf_ends(self, word: str) -> tuple[int, ...] | None:
+        """Where HF's offsets put each token's end, in bytes of ``word`` (may run past its
+        end), or None when those are the tokens' own ends (``tokenize``). HF's offsets run
+        on by each symbol's length (``_symbols``), so they differ from the tokens' own ends
+        with byte fallback and a prefix or suffix, with byte tokens missing (an unknown
+        after bytes), or with no unknown token (characters left out)."""
+        if not word or (self.ignore_merges and word in self.vocab):
+            return None
+        if self._exact_ends is None:
+            all_bytes = self.byte_fallback and all(
+                self.vocab.get(f"<0x{b:02X}>") is not None for b in range(256)
+            )
+            fallback_sizes = self.byte_fallback and bool(self.prefix or self.suffix)
+            # an unknown after bytes, or a character left out
+            self._exact_ends = fallback_sizes or (
+                not all_bytes and (self.byte_fallback or self.unk is None)
+            )
+        if not self._exact_ends:
+            return None
+        vocab = self.vocab
+        if not (self.prefix or self.suffix or self.byte_fallback) and all(c in vocab for c in word):
+            return None  # nothing left out
+        found = self._hf_ends.get(word)
+        if found is None:
+            sizes: list[int] = []
+            ids, _ = self._symbols(word, True, True, sizes)
+            total, ends = 0, []
+            for size in sizes:
+                total += size
+                ends.append(total)
+            found = tuple(self.merge(ids, ends))
+            if len(self._hf_ends) >= WORD_CACHE:
+                self._hf_ends.clear()
+            self._hf_ends[word] = found
+        return found
 
     # -------------------------------------------------- long words in parts
 

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
 from collections.abc import Generator
+from itertools import accumulate
 from typing import Any
 
 from ...engine.steps import finish, relay
@@ -202,19 +204,77 @@ class HfTokenizer(Tokenizer):
         return total
 
     def _token_ends(self, text: str) -> list[int]:
+        ends = self.hf_token_ends(text)
+        if ends and ends[-1] > len(text):  # nondecreasing: only the last ones can be
+            return [min(end, len(text)) for end in ends]
+        return ends
+
+    def hf_token_ends(self, text: str) -> list[int]:
+        """The ends of HF's offsets (code points), each the largest so far (HF's may step
+        back: reordered marks). With byte fallback and a continuing-subword prefix, HF's
+        may run past the text's end (``Bpe.hf_ends``); ``token_ends`` stops them there."""
         text = same_length_text(text)
         ends: list[int] = []
         top = 0
+        text_bytes: list[list[int]] = []  # the text's byte starts, made when first needed
+        model = self.model
         for (piece_text, owners, _), added in self.pieces(text, True):
             assert owners is not None
             if added:
                 candidates = [owners[-1] + 1] if owners else []
             else:
-                candidates = [owners[end - 1] + 1 for end in self.model.tokenize(piece_text)]
+                in_bytes = model.hf_ends(piece_text)
+                if in_bytes is None:
+                    candidates = [owners[end - 1] + 1 for end in model.tokenize(piece_text)]
+                else:
+                    candidates = ends_from_bytes(piece_text, owners, in_bytes, text, text_bytes)
             for end in candidates:
-                top = max(top, end)  # HF's offsets may step back (reordered marks)
+                top = max(top, end)
                 ends.append(top)
         return ends
+
+
+def byte_starts(text: str) -> list[int]:
+    """Where each character of ``text`` starts in its UTF-8, then the length."""
+    return list(accumulate((len(c.encode("utf-8")) for c in text), initial=0))
+
+
+def ends_from_bytes(
+    piece: str,
+    owners: list[int],
+    in_bytes: tuple[int, ...],
+    text: str,
+    text_bytes: list[list[int]],
+) -> list[int]:
+    """HF's ``into_encoding`` on a piece's token ends in its bytes (``Bpe.hf_ends``): a
+    token inside the piece ends where the source character of its last byte ends. For one
+    that runs past the piece's end, HF's ``convert_offsets`` finds no alignment, so its
+    offsets in the piece's bytes are read as offsets in the text's bytes
+    (``BytesToCharOffsetConverter``): its end is the character holding that byte, the
+    text's end for the byte just past the text, two characters after its start beyond
+    that, or the byte offset itself when its start is past the text too."""
+    starts = byte_starts(piece)
+    size = starts[-1]
+    out: list[int] = []
+    start = 0
+    for end in in_bytes:
+        if end <= size:
+            out.append(owners[bisect_right(starts, end - 1) - 1] + 1)
+        else:
+            if not text_bytes:
+                text_bytes.append(byte_starts(text))
+            chars = text_bytes[0]
+            total = chars[-1]
+            if start >= total:
+                out.append(end)
+            elif end < total:
+                out.append(bisect_right(chars, end) - 1)
+            elif end == total:
+                out.append(len(text))
+            else:  # HF: ``unwrap_or(start + 1)``, then one more
+                out.append(bisect_right(chars, start) + 1)
+        start = end
+    return out
 
 
 def read_added_tokens(spec: object) -> list[dict[str, Any]]:

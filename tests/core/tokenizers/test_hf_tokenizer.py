@@ -567,13 +567,17 @@ JOINED = [
     "byte-level BPE (Qwen 2, NFC)",
     "WordPiece uncased",
     "WordPiece cased",
+    "BPE kitchen sink",  # Strip and Replace "a{2,}" around the forms: cut where neither acts
 ]
 NO_PREFIX = "byte-level BPE (GPT-2), no prefix space"
 NFKC_WORDS = "WordPiece uncased, NFKC + Lowercase, Whitespace"
 QWEN_NFKC = "byte-level BPE (Qwen 2), NFKC"
 CJK_TOKENS = "WordPiece cased, added tokens 」「 and single_word 東京"
 LLAMA_TOKEN = "byte-level BPE (Llama 3), added token 、東"
-JOIN_VARIANTS = [NO_PREFIX, NFKC_WORDS, QWEN_NFKC, CJK_TOKENS, LLAMA_TOKEN]
+# A Replace whose literal crosses a cut ("好。" in the whole text, not in two blocks), one
+# of kana with a quantifier after the forms, and a Strip between them.
+KITCHEN_REPLACE = "BPE kitchen sink, Replace 好。 and ん{2,}, Strip inside"
+JOIN_VARIANTS = [NO_PREFIX, NFKC_WORDS, QWEN_NFKC, CJK_TOKENS, LLAMA_TOKEN, KITCHEN_REPLACE]
 
 
 @cache
@@ -586,6 +590,7 @@ def joined(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
         QWEN_NFKC: "byte-level BPE (Qwen 2, NFC)",
         CJK_TOKENS: "WordPiece cased",
         LLAMA_TOKEN: "byte-level BPE (Llama 3)",
+        KITCHEN_REPLACE: "BPE kitchen sink",
     }[family]
     data = json.loads(trained(base)[0].to_str())
     if family == NO_PREFIX:
@@ -598,6 +603,11 @@ def joined(family: str) -> tuple[tokenizers.Tokenizer, HfTokenizer]:
         data["pre_tokenizer"] = {"type": "Whitespace"}
     elif family == QWEN_NFKC:
         data["normalizer"] = {"type": "NFKC"}
+    elif family == KITCHEN_REPLACE:
+        steps = data["normalizer"]["normalizers"]
+        steps.insert(0, {"type": "Replace", "pattern": {"String": "好。"}, "content": "！"})  # noqa: RUF001
+        steps.insert(3, {"type": "Strip", "strip_left": True, "strip_right": True})
+        steps.append({"type": "Replace", "pattern": {"Regex": "ん{2,}"}, "content": "ン"})
     reference = tokenizers.Tokenizer.from_str(json.dumps(data))
     reference.no_padding()
     reference.no_truncation()
@@ -667,16 +677,34 @@ def test_texts_without_spaces_count_as_tokenizers_in_blocks(
 ) -> None:
     """Cut before punctuation and between ideographs, a text of CJK, kana, Hangul or Thai
     and its edit count as HF counts them, and as the text counted whole; also with blocks
-    of one code point at least, so that every cut the rules accept is made."""
+    of one code point at least, so that every cut the rules accept is made (and with spaces
+    at both ends, which a Strip takes off the first and the last block only)."""
     reference, ours = joined(family)
     position = where % (len(text) + 1)
     edited = text[:position] + typed + text[position + 1 :]
-    for version in (text, edited):
+    for version in (text, edited, " \u3000" + edited + "\r\n "):
         expected = len(reference.encode(version, add_special_tokens=False).ids)
         assert ours.count(version) == expected
         assert ours._count_whole(version) == expected
         with every_cut():
             assert ours._count(version) == expected, ours.cuts.blocks(version)
+
+
+def test_a_replace_that_crosses_a_cut_finds_a_difference_unless_refused() -> None:
+    """Not vacuous: with ``Joins`` ignoring the Strip and Replace steps, the kitchen sink
+    with a Replace of "好。" cuts between 好 and 。 and counts differently from HF."""
+    from chunker_py.tokenizers.hf import blocks
+
+    reference, _ = joined(KITCHEN_REPLACE)
+    text = "天気がいいので、公園に行きました。とても好。大好き！んんん。" * 30  # noqa: RUF001
+    expected = len(reference.encode(text, add_special_tokens=False).ids)
+    with every_cut():
+        ours = load_tokenizer_json(reference.to_str(), "rules kept")
+        assert len(ours.cuts.blocks(text)) > 50  # at 、 and ！, never next to 。  # noqa: RUF003
+        assert ours._count(text) == expected
+        with patch.object(blocks, "_untouched", lambda step, image: True):
+            weakened = load_tokenizer_json(reference.to_str(), "rules weakened")
+            assert weakened._count(text) != expected
 
 
 @contextmanager
