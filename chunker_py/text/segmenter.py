@@ -997,6 +997,15 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     return windows
 
 
+def _marker_stands(text: str, at: int, after: int, end: int) -> bool:
+    """Whether the marker whose value starts at ``at`` and whose dot or bracket ends
+    before ``after`` stands alone: a space or tab before it, a space after it (past one
+    more ``)``: "ii.)", "2))")."""
+    if after < end and text[after] == ")":
+        after += 1
+    return after < end and text[after].isspace() and text[at - 1] in " \t"
+
+
 def _second_markers(text: str, start: int, end: int) -> list[int] | None:
     """Where each second list marker's value starts, found from the dots and brackets
     of the range: one ``str.find`` of a character (memchr) jumps to each, several times
@@ -1018,10 +1027,7 @@ def _second_markers(text: str, start: int, end: int) -> list[int] | None:
             else:
                 dot = text.find(tail, dot + 1, end)
                 continue
-            after = dot + 1
-            if after < end and text[after] == ")":
-                after += 1  # "ii.)", "2))"
-            if after < end and text[after].isspace() and text[at - 1] in " \t":
+            if _marker_stands(text, at, dot + 1, end):
                 hits.append(at)
             dot = text.find(tail, dot + 1, end)
     return hits
@@ -1035,10 +1041,7 @@ def _second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
             continue
         at = text.find(needle, start + 1, end)
         while at >= 0:
-            tail = at + len(needle)
-            if tail < end and text[tail] == ")":
-                tail += 1  # "ii.)", "2))"
-            if tail < end and text[tail].isspace() and text[at - 1] in " \t":
+            if _marker_stands(text, at, at + len(needle), end):
                 hits.append(at)
             at = text.find(needle, at + 1, end)
     return hits
