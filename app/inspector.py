@@ -95,7 +95,7 @@ class Page:
         self.export = Export()
         self.records = Records()
         # issue 11: chunk map and copy as code
-        self.chunk_map = ChunkMap(self.records, self.preview)
+        self.chunk_map = ChunkMap(self._choose_chunk)
         self.copy_code = CopyCode()
         self.pending = False  # a recompute is scheduled for the next frame
         self.computed_this_frame = False
@@ -128,7 +128,7 @@ class Page:
             on_found=self._evidence_found,
             on_rows=self._evidence_rows,
             on_sizes=self._evidence_sizes,
-            show_chunk=self.chunk_map.activate,
+            show_chunk=self._choose_chunk,
         )
 
     def start(self) -> None:
@@ -396,11 +396,23 @@ class Page:
         self.root.dataset.comparison = "ready"
 
     def _map_selection(self) -> tuple[int, int] | None:
-        """Text selected in the chunk map, when the map shows the current text."""
-        drawn = self.chunk_map.last
-        if drawn is None or drawn[0] != self.source.text:
+        """Text selected in the chunk map, when the map's view is of the current text."""
+        shown = self.map_view.analysis
+        if shown is None or shown.text != self.source.text:
             return None
         return self.chunk_map.selection()
+
+    def _choose_chunk(self, index: int) -> None:
+        """Chunk ``index`` chosen in the chunk map or the Evidence check: the selection of
+        this result's views (the map, the preview and the records mark it), its preview
+        item and record row brought into view, the row focused."""
+        self.view = replace(self.view, selected=index)
+        self.map_view = replace(self.map_view, selected=index)
+        self.preview.show(self.view)
+        self.records.show(self.view)
+        self.chunk_map.show(self.map_view)
+        self.preview.bring_to(index)
+        self.chunk_map.chosen(index, self.records.bring_to(index))
 
     def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
         """Issue 19: the evidence underlined in the chunk map and named in the records, both
@@ -538,7 +550,7 @@ class Page:
         self.export.show(None)
         self.evidence.pending()
         self.copy_code.show(chosen)
-        if by_id("readiness").dataset.status == "counting":
+        if self.readiness.status == "counting":
             self._pending_status()  # already said: say what the newer edit does
         elif self.status_timer is None:
             self.status_timer = window.setTimeout(
@@ -600,14 +612,16 @@ class Page:
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None
-        self.view = ListView(result, only, loaded)
+        # the chunk chosen stays chosen while the chunks are the same (a new source name)
+        selected = self.view.selected if same_chunks(self.view.analysis, result) else None
+        self.view = ListView(result, only, loaded, selected=selected)
         if result is None or not result.spans or not loaded:
             self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
-        self.map_view = MapView(result)
+        self.map_view = MapView(result, selected=selected)
         self.chunk_map.show(self.map_view)
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
@@ -619,6 +633,13 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def same_chunks(old: chunker_py.Analysis | None, new: chunker_py.Analysis | None) -> bool:
+    """Whether ``new`` has the text and the spans of ``old`` (the same chunks)."""
+    if old is None or new is None:
+        return False
+    return old is new or (old.spans == new.spans and old.text == new.text)
 
 
 def app_code_missing() -> str | None:

@@ -1,0 +1,236 @@
+"""The page's state has one owner (issue 17): app/inspector.py's ``Page`` makes the views and
+the panels show them; no panel writes another's state, and the page reads none back from a
+panel. In CPython over a small stand-in DOM (``page_stub.Node``) and stand-ins for
+static/render.js, static/chunkmap.js and Plotly:
+
+- the chunk chosen in the chunk map is the page's selection, which the map, the records
+  and the preview mark from their views (so a row or item drawn again is still marked);
+- the text selected in the chunk map is used only when the page's own map view is of the
+  current text;
+- Chunk readiness says what it shows (``status``), which the page reads from it, not from
+  its element.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+from dataclasses import replace
+from typing import Any
+
+from chunker_py import Settings, analyse
+
+from .page_stub import Node, import_page, item
+
+TEXT = "".join(f"Sentence number {i} of the long text.\n\n" for i in range(180))
+CHOSEN = Settings(mode="fixed", chunk_size=40, chunk_overlap=0)
+TARGET = 150  # past the first 100 records and the first 60 preview items
+
+
+class Scripts:
+    """static/render.js as the panels call it: the rows and items it draws (the first
+    ``kept`` stay, the others are new elements, without any mark)."""
+
+    def rows(self, body: Node, rows_json: str, _tokens_at: int, kept: int = 0) -> None:
+        rows = json.loads(rows_json)
+        body.replaceChildren(*body.children[:kept], *[item("tr", row[0]) for row in rows])
+
+    def preview(self, listing: Node, items_json: str, kept: int = 0) -> None:
+        items = json.loads(items_json)
+        listing.replaceChildren(*listing.children[:kept], *[item("li", i["index"]) for i in items])
+
+    def compare(self, body: Node, rows_json: str, _apply: Any) -> None:
+        body.replaceChildren(*[Node("tr") for _row in json.loads(rows_json)])
+
+    def header(self, *_args: Any) -> None:
+        pass
+
+    def damage(self, *_args: Any) -> None:
+        pass
+
+    def evidence(self, *_args: Any) -> None:
+        pass
+
+
+class MapScript:
+    """static/chunkmap.js: one element per chunk, and the text selected in the map."""
+
+    def __init__(self) -> None:
+        self.offsets = [3, 10]
+
+    def chunkMap(self, root: Node, _text: str, spans_json: str) -> None:
+        spans = json.loads(spans_json)
+        root.replaceChildren(*[item("span", i, "map-chunk") for i in range(len(spans))])
+
+    def onScreen(self) -> bool:
+        return True
+
+    def selectedIn(self) -> str:
+        return "map"
+
+    def selectionOffsets(self, _root: Node) -> list[int]:
+        return self.offsets
+
+    def nameChunks(self, *_args: Any) -> None:
+        pass
+
+    def markDamage(self, *_args: Any) -> None:
+        pass
+
+    def markEvidence(self, *_args: Any) -> None:
+        pass
+
+
+class Plotly:
+    def react(self, *_args: Any) -> None:
+        pass
+
+    def update(self, *_args: Any) -> None:
+        pass
+
+    def purge(self, *_args: Any) -> None:
+        pass
+
+
+ELEMENTS: dict[str, Node] = {}
+
+
+def by_id(name: str) -> Node:
+    return ELEMENTS.setdefault(name, Node())
+
+
+window = types.SimpleNamespace(
+    ciRender=Scripts(),
+    ciChunkMap=MapScript(),
+    Plotly=Plotly(),
+    JSON=types.SimpleNamespace(parse=json.loads),
+    matchMedia=lambda _query: types.SimpleNamespace(matches=False),
+    performance=types.SimpleNamespace(now=lambda: 0.0),
+    setTimeout=lambda _handler, _ms=0: 0,  # the work after the paint is run by the tests
+    clearTimeout=lambda _timer: None,
+    requestAnimationFrame=lambda _handler: 0,
+    getSelection=lambda: types.SimpleNamespace(isCollapsed=True),
+)
+document = types.SimpleNamespace(
+    getElementById=by_id,
+    createElement=Node,
+    querySelector=lambda _selector: Node(),
+    querySelectorAll=lambda _selector: [],
+)
+(inspector,) = import_page(("inspector",), window, by_id, document)
+
+
+def reset() -> None:
+    for element in ELEMENTS.values():  # app/dom.py's by_id keeps them: the same ones
+        element.__init__(element.tag)  # type: ignore[misc]
+
+
+def new_page(text: str = TEXT, chosen: Settings = CHOSEN) -> Any:
+    """A page showing ``text``'s result, as ``Page.update`` shows it."""
+    reset()
+    page = inspector.Page()
+    show(page, text, chosen)
+    return page
+
+
+def show(page: Any, text: str, chosen: Settings = CHOSEN) -> Any:
+    page.source.text = text
+    result = analyse(text, chosen)
+    page._show(result, None, chosen, (text, chosen, result.count))
+    return result
+
+
+def marked(list_id: str) -> list[str]:
+    """The chunk indices whose item in ``list_id`` is marked as the selection."""
+    return [n.dataset.index for n in by_id(list_id).children if "selected" in n.classes]
+
+
+def click_chunk(page: Any, index: int) -> None:
+    """A click on chunk ``index``'s element in the chunk map."""
+    (chunk,) = by_id("chunk-map").querySelectorAll(f'.map-chunk[data-index="{index}"]')
+    target = types.SimpleNamespace(closest=lambda _selector: chunk)
+    page.chunk_map._clicked(types.SimpleNamespace(target=target))
+
+
+def all_marked() -> dict[str, list[str]]:
+    return {panel: marked(panel) for panel in ("records-body", "preview-list", "chunk-map")}
+
+
+def test_the_chosen_chunk_is_the_pages_selection_marked_in_every_view() -> None:
+    """Choosing a chunk in the map marks it in the map, the records and the preview, lists
+    it and focuses its row; the rows and items drawn again after "Show the first 100
+    records only" and "Show all" are still marked (they came without the mark when the
+    map set it on the elements it found)."""
+    page = new_page()
+    click_chunk(page, TARGET)
+    assert all_marked() == {panel: [str(TARGET)] for panel in all_marked()}
+    (row,) = by_id("records-body").querySelectorAll(f':scope > tr[data-index="{TARGET}"]')
+    assert row.focused
+    assert by_id("map-back").textContent == f"Back to chunk #{TARGET} in the chunk map"
+    assert not by_id("map-back").hidden
+    for panel in (page.records, page.preview):
+        panel._toggle(None)  # Show the first ... only
+        assert TARGET not in panel.listed
+        panel._toggle(None)  # Show all
+    assert all_marked() == {panel: [str(TARGET)] for panel in all_marked()}
+
+
+def test_the_selection_stays_while_the_chunks_do_and_goes_with_them() -> None:
+    page = new_page()
+    click_chunk(page, 7)
+    show(page, TEXT, Settings(mode="fixed", chunk_size=40, chunk_overlap=0, source_name="notes.md"))
+    assert all_marked() == {panel: ["7"] for panel in all_marked()}
+    show(page, "Intro. " + TEXT)  # every chunk moved
+    assert all_marked() == {panel: [] for panel in all_marked()}
+    assert by_id("map-back").hidden
+    assert page.view.selected is None and page.map_view.selected is None
+
+
+def test_a_chunk_chosen_but_filtered_out_is_said_to_be_unlisted() -> None:
+    page = new_page()
+    page.view = replace(page.view, only=(1, 2))  # "Show damaged chunks only": two listed
+    page.records.show(page.view)
+    page._choose_chunk(TARGET)
+    assert marked("records-body") == [] and marked("chunk-map") == [str(TARGET)]
+    assert by_id("chunk-map-detail").textContent == (
+        f"Chunk #{TARGET} is not listed: Show damaged chunks only is on."
+    )
+
+
+class MapStandIn:
+    """A chunk map that only answers what text is selected in it."""
+
+    def __init__(self) -> None:
+        self.asked = 0
+
+    def selection(self) -> tuple[int, int]:
+        self.asked += 1
+        return (3, 10)
+
+
+def test_the_map_selection_is_used_when_the_pages_map_view_is_of_the_current_text() -> None:
+    """The page decides from its own map view whether the map's selection is of the
+    current text; it reads nothing else of the map (it read the map's drawn text)."""
+    page = new_page()
+    page.chunk_map = MapStandIn()
+    assert page._map_selection() == (3, 10)
+    page.source.text = TEXT + "More."  # edited: the map's view is of the text before
+    assert page._map_selection() is None
+    assert page.chunk_map.asked == 1
+
+
+def test_a_newer_long_edit_says_what_it_does_once_chunk_readiness_says_counting() -> None:
+    """The page knows what Chunk readiness says from the panel (``status``), not from
+    the panel's element: while it says "Counting tokens…", a newer long edit says what
+    it does at once."""
+    page = new_page()
+    page.outcome = "busy"
+    page.doing = "Counting tokens…"
+    page._pending_status()
+    assert page.readiness.status == "counting"
+    assert by_id("readiness-status").textContent == "Counting tokens…"
+    markdown = Settings(mode="markdown", chunk_size=40, chunk_overlap=0)
+    page._count_first(TEXT, markdown, [], iter(()))
+    assert by_id("readiness-status").textContent == "Reading the Markdown structure…"
+    page.readiness.bug("ValueError: planted")
+    assert page.readiness.status == "bug"
