@@ -35,7 +35,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
-from evidence import EvidencePanel, evidence_marks
+from evidence import EvidencePanel, EvidenceView, evidence_marks
 from export import Export
 from histogram import SizesChart
 from js import document, window
@@ -120,6 +120,7 @@ class Page:
         self.map_view = MapView()  # what the chunk map shows of this result
         self.chart_view = TradeoffView()  # what the trade-off chart shows of this result
         self.comparison_view = ComparisonView()  # what the comparison shows of this result
+        self.evidence_view = EvidenceView()  # what the Evidence check shows of this result
         self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
@@ -251,8 +252,7 @@ class Page:
             self.comparison_view = ComparisonView()
             self.comparison.show(self.comparison_view)
             self._set_only(None)
-            self.evidence.show(None)
-            self.evidence.show_rows(None)
+            self.evidence.show(self.evidence_view)
         else:
             self.result = result
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
@@ -262,8 +262,9 @@ class Page:
             facts = result.damage_steps()
             steps.extend([lambda: next(facts, None)] * 4)
             steps.append(lambda: self._damage(result))
-            # issue 19: a few questions per task, after the other steps' first task
-            steps.append(lambda: self._drive(generation, self.evidence.work(result)))
+            # issue 19: a few questions per task, after the other steps' first task; the
+            # view as it is by then (the comparison may have given it its rows already)
+            steps.append(lambda: self._drive(generation, self.evidence.work(self.evidence_view)))
             applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._comparison(result, applied)),
@@ -384,7 +385,9 @@ class Page:
         self.comparison_view = ComparisonView(rows, applied)
         self.comparison.show(self.comparison_view)
         yield
-        yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
+        if result is self.evidence_view.analysis:  # issue 19: one row per step too
+            self.evidence_view = replace(self.evidence_view, rows=rows)
+            yield from self.evidence.work(self.evidence_view)
         by_size: list[Row] = []
         for row in damage_by_size_row_steps(result.text, result.settings, known=result):
             if row is not None:
@@ -392,7 +395,9 @@ class Page:
             yield
         self._show_chart(replace(self.chart_view, damage=by_size))
         yield
-        self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
+        if result is self.evidence_view.analysis:  # issue 19: evidence kept whole per size
+            self.evidence_view = replace(self.evidence_view, by_size=by_size)
+            self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
 
     def _map_selection(self) -> tuple[int, int] | None:
@@ -477,6 +482,7 @@ class Page:
         self.export.show(None)
         self.result, self.view, self.map_view = None, ListView(), MapView()
         self.chart_view, self.comparison_view = TradeoffView(), ComparisonView()
+        self.evidence_view = EvidenceView()
         for clear in (lambda: self.figures.show(None), lambda: self.tokens.show(self.view),
                       lambda: self.damage_group.show(None),
                       lambda: self.preview.show(self.view),
@@ -484,9 +490,8 @@ class Page:
                       lambda: self.tradeoff.show(self.chart_view),
                       lambda: self.comparison.show(self.comparison_view),
                       lambda: self.chunk_map.show(self.map_view),
-                      lambda: self.sizes.show(None), lambda: self.evidence.show(None),
-                      lambda: self.evidence.show_rows(None),
-                      lambda: self.evidence.show_sizes(())):  # fmt: skip
+                      lambda: self.sizes.show(None),
+                      lambda: self.evidence.show(self.evidence_view)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -622,6 +627,7 @@ class Page:
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
         self.map_view = MapView(result, selected=selected)
+        self.evidence_view = EvidenceView(result)
         self.chunk_map.show(self.map_view)
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"

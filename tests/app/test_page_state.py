@@ -7,8 +7,8 @@ static/render.js, static/chunkmap.js and Plotly:
   and the preview mark from their views (so a row or item drawn again is still marked);
 - the text selected in the chunk map is used only when the page's own map view is of the
   current text;
-- Chunk readiness says what it shows (``status``), which the page reads from it, not from
-  its element.
+- the Evidence check is shown from one ``EvidenceView`` per result, and works out only
+  what is new since the view it shows.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ import types
 from dataclasses import replace
 from typing import Any
 
-from chunker_py import Settings, analyse
+from chunker_py import Settings, analyse, compare_row_steps, damage_by_size_row_steps
+from chunker_py.measures.evidence import Excerpt, Question
 
 from .page_stub import Node, import_page, item
 
@@ -117,7 +118,9 @@ document = types.SimpleNamespace(
     querySelector=lambda _selector: Node(),
     querySelectorAll=lambda _selector: [],
 )
-(inspector,) = import_page(("inspector",), window, by_id, document)
+evidence, inspector, chunkmap = import_page(
+    ("evidence", "inspector", "chunkmap"), window, by_id, document
+)
 
 
 def reset() -> None:
@@ -217,6 +220,83 @@ def test_the_map_selection_is_used_when_the_pages_map_view_is_of_the_current_tex
     page.source.text = TEXT + "More."  # edited: the map's view is of the text before
     assert page._map_selection() is None
     assert page.chunk_map.asked == 1
+
+
+def question(text: str, phrase: str) -> Question:
+    at = text.index(phrase)
+    return Question(f"Where is {phrase!r}?", (Excerpt(phrase, at, at + len(phrase)),))
+
+
+def new_panel(calls: dict[str, list[Any]]) -> Any:
+    reset()
+    source = types.SimpleNamespace(text=TEXT)
+    panel = evidence.EvidencePanel(
+        source,
+        apply_row=lambda _fragment: None,
+        map_selection=lambda: None,
+        on_found=lambda result, _found: calls["found"].append(result),
+        on_rows=lambda rows, cells: calls["rows"].append((rows, cells)),
+        on_sizes=lambda rows, kept: calls["sizes"].append((rows, kept)),
+        show_chunk=lambda _index: None,
+    )
+    panel.questions = [question(TEXT, "Sentence number 7 of"), question(TEXT, "long text.")]
+    panel.anchored_to = TEXT
+    return panel
+
+
+def test_the_evidence_check_is_shown_from_one_view_per_result() -> None:
+    """Each part of an ``EvidenceView`` is worked out once: the result's figures, then the
+    comparison rows' (the Evidence by splitter table), then the sizes' (excerpts kept
+    whole); a view without rows leaves the table shown as it is; questions changed: all
+    again; a view without a result says so and empties the table."""
+    calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
+    panel = new_panel(calls)
+    result = analyse(TEXT, CHOSEN)
+    table = by_id("evidence-compare-body")
+    table.replaceChildren(Node("tr"))  # the previous result's row
+    view = evidence.EvidenceView(result)
+    assert list(panel.work(view))  # in steps
+    assert calls["found"] == [result] and not calls["rows"] and not calls["sizes"]
+    assert by_id("evidence-questions").textContent == "2 of 2"
+    assert len(table.children) == 1  # stays (dimmed) until this result's rows come
+    rows = [r for r in compare_row_steps(TEXT, CHOSEN, known=result) if r is not None]
+    view = replace(view, rows=rows)
+    panel.show(view)
+    assert calls["found"] == [result]  # the result's figures are not found again
+    assert [(r, len(cells)) for r, cells in calls["rows"]] == [(rows, len(rows))]
+    assert len(table.children) == len(rows)
+    by_size = [r for r in damage_by_size_row_steps(TEXT, CHOSEN, known=result) if r is not None]
+    panel.show(replace(view, by_size=by_size))
+    assert len(calls["found"]) == 1 and len(calls["rows"]) == 1
+    ((sizes, kept),) = calls["sizes"]
+    assert sizes is by_size and set(kept) == {r.settings.chunk_size for r in by_size}
+    assert all(total == 2 for _whole, total in kept.values())
+    panel.questions.pop()
+    panel.refresh()
+    assert len(calls["found"]) == len(calls["rows"]) == len(calls["sizes"]) == 2
+    assert by_id("evidence-questions").textContent == "1 of 1"
+    panel.show(evidence.EvidenceView())
+    assert calls["found"][-1] is None and table.children == []
+    assert by_id("evidence-questions").textContent == "—"
+
+
+def test_the_page_gives_the_evidence_check_its_views_as_it_finds_the_rows() -> None:
+    """The comparison may give the view its rows before the step that finds the result's
+    figures has run (a long text's steps): that step then shows the view as it is by then,
+    which keeps the rows' table."""
+    page = new_page()
+    page.evidence.questions = [question(TEXT, "Sentence number 7 of")]
+    result = page.result
+    for _step in page._comparison(result, None):
+        pass
+    table = by_id("evidence-compare-body")
+    assert page.evidence_view.analysis is result and page.evidence_view.rows
+    assert len(table.children) == len(page.evidence_view.rows)
+    for _step in page.evidence.work(page.evidence_view):  # the figures' step, as _later has it
+        pass
+    assert len(table.children) == len(page.evidence_view.rows)
+    assert by_id("evidence-questions").textContent == "1 of 1"
+    assert page.comparison_view.evidence is not None  # the comparison's evidence cells
 
 
 def test_a_newer_long_edit_says_what_it_does_once_chunk_readiness_says_counting() -> None:
