@@ -30,6 +30,14 @@ class Element:
         self.textContent = ""
 
 
+class Quiet:
+    """A stand-in for a page script (render.js, chunkmap.js, Plotly): the calls it does
+    not define do nothing."""
+
+    def __getattr__(self, _name: str) -> Callable[..., None]:
+        return lambda *_args: None
+
+
 def import_page(
     names: tuple[str, ...], window: Any, element: Callable[[str], Any], document: Any = None
 ) -> list[Any]:

@@ -21,16 +21,16 @@ from typing import Any
 from chunker_py import Settings, analyse, compare_row_steps, damage_by_size_row_steps
 from chunker_py.measures.evidence import Excerpt, Question
 
-from .page_stub import Node, import_page, item
+from .page_stub import Node, Quiet, import_page, item
 
 TEXT = "".join(f"Sentence number {i} of the long text.\n\n" for i in range(180))
 CHOSEN = Settings(mode="fixed", chunk_size=40, chunk_overlap=0)
 TARGET = 150  # past the first 100 records and the first 60 preview items
 
 
-class Scripts:
+class Scripts(Quiet):
     """static/render.js as the panels call it: the rows and items it draws (the first
-    ``kept`` stay, the others are new elements, without any mark)."""
+    ``kept`` stay, the others are new elements, without any mark); the rest does nothing."""
 
     def rows(self, body: Node, rows_json: str, _tokens_at: int, kept: int = 0) -> None:
         rows = json.loads(rows_json)
@@ -43,17 +43,8 @@ class Scripts:
     def compare(self, body: Node, rows_json: str, _apply: Any) -> None:
         body.replaceChildren(*[Node("tr") for _row in json.loads(rows_json)])
 
-    def header(self, *_args: Any) -> None:
-        pass
 
-    def damage(self, *_args: Any) -> None:
-        pass
-
-    def evidence(self, *_args: Any) -> None:
-        pass
-
-
-class MapScript:
+class MapScript(Quiet):
     """static/chunkmap.js: one element per chunk, and the text selected in the map."""
 
     def __init__(self) -> None:
@@ -72,26 +63,6 @@ class MapScript:
     def selectionOffsets(self, _root: Node) -> list[int]:
         return self.offsets
 
-    def nameChunks(self, *_args: Any) -> None:
-        pass
-
-    def markDamage(self, *_args: Any) -> None:
-        pass
-
-    def markEvidence(self, *_args: Any) -> None:
-        pass
-
-
-class Plotly:
-    def react(self, *_args: Any) -> None:
-        pass
-
-    def update(self, *_args: Any) -> None:
-        pass
-
-    def purge(self, *_args: Any) -> None:
-        pass
-
 
 ELEMENTS: dict[str, Node] = {}
 
@@ -103,7 +74,7 @@ def by_id(name: str) -> Node:
 window = types.SimpleNamespace(
     ciRender=Scripts(),
     ciChunkMap=MapScript(),
-    Plotly=Plotly(),
+    Plotly=Quiet(),
     JSON=types.SimpleNamespace(parse=json.loads),
     matchMedia=lambda _query: types.SimpleNamespace(matches=False),
     performance=types.SimpleNamespace(now=lambda: 0.0),
