@@ -562,32 +562,12 @@ class App:
 OPEN_APPS: list[App] = []  # every App launched, for no_page_errors
 
 
-# The tests' server runs on this machine: a fast link. snapshot.js decides on a first visit
-# whether the link is fast enough for the start-up snapshot from the time between
-# stdlib.zip's first and last byte; on a busy machine that time is long while the server
-# and the browser wait for a core, and the page would boot the slow link's way (a flake
-# seen in CI). So a test states its link: "fast" (the default) reports stdlib.zip's bytes
-# as arriving at once; "measured" leaves the probe alone (the throttled first visit).
-FAST_LINK = """(() => {
-  const byName = Performance.prototype.getEntriesByName;
-  Performance.prototype.getEntriesByName = function (name, ...rest) {
-    const entries = byName.call(this, name, ...rest);
-    if (!String(name).endsWith("/stdlib.zip")) return entries;
-    return entries.map((e) =>
-      e.responseEnd > 0 ? Object.assign(e.toJSON(), { responseStart: e.responseEnd }) : e);
-  };
-})();"""
-
-
-def launch_app(
-    browser: Browser, base_url: str, *, link: str = "fast", **context_options: Any
-) -> App:
+def launch_app(browser: Browser, base_url: str, **context_options: Any) -> App:
     """A new context (clipboard allowed unless overridden) and page, watched; not opened.
-    ``link``: "fast" or "measured" (see FAST_LINK)."""
+    The tests' servers listen on 127.0.0.1, which snapshot.js takes for a fast link without
+    measuring it; a test of the link probe serves on 127.0.0.2 (see test_first_visit.py)."""
     context_options.setdefault("permissions", CLIPBOARD)
     context = browser.new_context(**context_options)
-    if link == "fast":
-        context.add_init_script(script=FAST_LINK)
     context.add_init_script(script=WATCH_SCRIPT)
     app = App(page=context.new_page(), base_url=base_url).watch()
     OPEN_APPS.append(app)

@@ -72,11 +72,57 @@ def test_a_module_outside_stdlib_zip_brings_the_whole_standard_library(
     assert len([u for u in app.requests if u.endswith(FULL_STDLIB)]) == 1
 
 
+# The link probe (snapshot.js) reads stdlib.zip's timing entry: this makes it say that the
+# file's bytes took 10 s to arrive (well under 1 Mbit/s), whatever the link really is.
+SLOW_LINK = """(() => {
+  const byName = Performance.prototype.getEntriesByName;
+  Performance.prototype.getEntriesByName = function (name, ...rest) {
+    const entries = byName.call(this, name, ...rest);
+    if (!String(name).endsWith("/stdlib.zip")) return entries;
+    return entries.map((e) => e.responseEnd > 0
+      ? Object.assign(e.toJSON(), { responseStart: e.responseEnd - 10000 }) : e);
+  };
+})();"""
+
+# Not loopback for snapshot.js, so it measures the link (any 127.x address reaches this
+# machine; Chromium treats them all as secure, so the service worker runs there too).
+PROBED_HOST = "127.0.0.2"
+
+
+@pytest.fixture(scope="module")
+def probed_server(site, serve_dir):
+    """The built site on PROBED_HOST: a host whose link snapshot.js measures."""
+    return serve_dir(site.root, host=PROBED_HOST)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", PROBED_HOST])
+def test_a_first_visit_from_this_machine_is_a_fast_link_without_a_probe(
+    host: str, site, serve_dir, new_app
+) -> None:
+    """On localhost and 127.0.0.1 snapshot.js asks for the snapshot at once, with no probe:
+    a link measured slow there (a busy machine) does not change its choice. Any other host,
+    127.0.0.2 included, is measured, and the same slow measure sends it the slow link's way."""
+    served = serve_dir(site.root, host=PROBED_HOST if host == PROBED_HOST else "127.0.0.1")
+    app = new_app(served.url.replace("127.0.0.1", host))
+    app.page.context.add_init_script(script=SLOW_LINK)
+    app.open().wait_ready()
+    page = app.page
+    measured = page.evaluate("() => performance.getEntriesByName('ci:link-measured').length")
+    boot = page.get_attribute("#app", "data-boot")
+    reason = page.get_attribute("#app", "data-boot-reason") or ""
+    if host == PROBED_HOST:
+        assert (boot, measured) == ("full", 1)
+        assert reason.startswith("first visit on a slow link (0."), reason
+    else:
+        assert (boot, measured, reason) == ("snapshot", 0, "")
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
 @pytest.mark.page_errors_expected  # the first boot's warning that it did not use the snapshot
 def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_it(
-    site, new_app
+    site, probed_server, new_app
 ) -> None:
-    app = new_app(link="measured")  # the throttled link, as snapshot.js measures it
+    app = new_app(probed_server.url)  # the throttled link, as snapshot.js measures it
     finished: list[tuple[str, float]] = []  # downloads that arrived (url, start, ms since 1970)
     app.page.on("requestfinished", lambda r: finished.append((r.url, r.timing["startTime"])))
     throttle(app, 5)

@@ -23,8 +23,6 @@ from chunker_py import Settings, analyse
 from sitebuild.policy import CSP
 from sitebuild.site import Site
 
-from .conftest import FAST_LINK
-
 # they provoke console errors on purpose (refused, stale or corrupt snapshots)
 pytestmark = pytest.mark.page_errors_expected
 
@@ -49,18 +47,18 @@ def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
 
 
 def test_pyodide_compiles_while_the_snapshot_arrives_and_reads_it_whole(new_app) -> None:
-    """interpreter.js hands Pyodide a buffer of the snapshot's size as soon as its bytes are
-    on their way, so the wasm compiles meanwhile; the bytes are copied in before Pyodide
-    reads its memory (the fsInit hook it awaits first). The marks show that order; the
-    figures, computed by the restored Python, show the heap was whole."""
+    """interpreter.js hands Pyodide a stand-in of the snapshot's size as soon as its bytes
+    are on their way, so the wasm compiles meanwhile; the stand-in is pointed at the bytes
+    before Pyodide reads its memory (the fsInit hook it awaits first). The marks show that
+    order; the figures, computed by the restored Python, show the heap was whole."""
     page = new_app().open().wait_ready()
     marks = page.page.evaluate(
         "() => Object.fromEntries(performance.getEntriesByType('mark')"
         ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
     )
     assert page.page.get_attribute("#app", "data-boot") == "snapshot"
-    assert marks["snapshot-started"] <= marks["snapshot-inflated"] <= marks["snapshot-copied"]
-    assert marks["snapshot-copied"] <= marks["pyodide-restored"]
+    assert marks["snapshot-started"] <= marks["snapshot-inflated"] <= marks["snapshot-handed"]
+    assert marks["snapshot-handed"] <= marks["pyodide-restored"]
     assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
 
@@ -250,7 +248,6 @@ STATUS_LOG = """(() => {
 def test_boot_status_shows_progress_while_the_runtime_loads(browser, server) -> None:
     context = browser.new_context()
     try:
-        context.add_init_script(script=FAST_LINK)
         context.add_init_script(script=STATUS_LOG)
         page = context.new_page()
         page.goto(server.url)
