@@ -39,6 +39,9 @@ class MapScript:
     def selectedIn(self) -> str:
         return "map"  # the last selection was in the map (whether it still is: ``last``)
 
+    def selectionOffsets(self, _root: Element) -> list[int]:
+        return [0, 5]  # what is selected in the elements drawn
+
     def chunkMap(self, _root: Element, _text: str, spans_json: str) -> None:
         """Chunks drawn anew; in this stand-in every element is new (no marks yet)."""
         self.draws += 1
@@ -76,7 +79,7 @@ def new_map() -> Any:
     MAP.__init__()  # type: ignore[misc]
     for element in ELEMENTS.values():  # app/dom.py's by_id keeps them: the same ones
         element.__init__()  # type: ignore[misc]
-    return chunkmap.ChunkMap(dom.Windowed(), dom.Windowed())
+    return chunkmap.ChunkMap(lambda _index: None)
 
 
 def detail(shown: Any, index: int) -> str:
@@ -176,3 +179,16 @@ def test_a_result_with_the_chunks_drawn_keeps_their_marks_until_its_own() -> Non
     shown.show(chunkmap.MapView())
     assert ELEMENTS["chunk-map-panel"].hidden and not shown.deferred
     assert shown.selection() is None
+
+
+def test_no_selection_is_taken_from_a_drawing_of_an_older_view() -> None:
+    """While the view shown waits to be drawn (the map off screen after an edit), the
+    text selected in the map lies in the older text's elements: none is taken."""
+    shown = new_map()
+    shown.show(chunkmap.MapView(analyse(TEXT, FIXED)))
+    assert shown.selection() == (0, 5)
+    MAP.on_screen = False
+    shown.show(chunkmap.MapView(analyse("Intro. " + TEXT, FIXED)))
+    assert shown.deferred and shown.selection() is None
+    shown.catch_up()
+    assert shown.selection() == (0, 5)

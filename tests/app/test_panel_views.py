@@ -174,6 +174,26 @@ def test_the_trade_off_notes_come_with_the_view() -> None:
     assert ELEMENTS["tradeoff-chart"].hidden
 
 
+def test_the_trade_off_notes_are_worded_from_the_view_the_chart_shows() -> None:
+    """The chart keeps no notes beside its view: a new result with the same bars shows
+    (and redraws with) the rows and excerpts kept whole of the view it showed, until its
+    own come; the notes under the bars are worded from those."""
+    reset()
+    result = analyse(TEXT, CHOSEN)
+    bars = tradeoffs(TEXT, CHOSEN, known=result.count)
+    by_size = [r for r in damage_by_size_row_steps(TEXT, CHOSEN, known=result) if r is not None]
+    size = by_size[0].settings.chunk_size
+    shown = chart.TradeoffChart()
+    shown.show(chart.TradeoffView(bars, CHOSEN.chunk_size, damage=by_size, evidence={size: (1, 2)}))
+    shown.show(chart.TradeoffView(bars, CHOSEN.chunk_size))  # a new result: notes not found yet
+    assert shown.view.damage is by_size and shown.view.evidence == {size: (1, 2)}
+    damage, evidence = chart.notes(shown.view)
+    assert f"size {size:,}: {damage[size]}" in said() and evidence == {size: "1 of 2"}
+    assert not [name for name, value in vars(shown).items() if isinstance(value, dict)]
+    shown.redraw()
+    assert f"Evidence kept whole: size {size:,}: 1 of 2." in said()
+
+
 def test_the_comparison_evidence_cells_come_with_the_view() -> None:
     reset()
     result = analyse(TEXT, CHOSEN)

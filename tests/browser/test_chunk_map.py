@@ -253,6 +253,42 @@ def test_activating_a_chunk_shows_its_record_row_and_preview_item_and_back(app: 
     expect(button).to_be_in_viewport()
 
 
+def test_the_chosen_chunk_stays_marked_when_its_row_and_item_are_listed_again(
+    app: App,
+) -> None:
+    """Issue 17: the chunk chosen in the map is the page's selection, which the records and
+    the preview mark from their views: listing the first rows only and then all of them
+    again, or listing the damaged chunks only and then all, draws the chosen chunk's row
+    and item anew, still marked (they lost the mark when the map set it on them)."""
+    text = many_chunks_text()
+    configure(app, text, size=40, overlap=0)
+    chunks = analyse(text, current_settings(app)).chunks
+    target = 150
+    expect(app.page.locator("#app")).to_have_attribute("data-comparison", "ready")
+    app.page.get_by_role("button", name=re.compile(rf"^Chunk {target}, ")).click()
+    row = app.page.locator("#records-body tr.selected")
+    item = app.page.locator("#preview-list li.selected")
+    expect(row.locator("td").first).to_have_text(str(target))
+    expect(item.locator(".chunk-text")).to_have_text(chunks[target].text)
+    for noun, first in (("records", 100), ("chunks", 60)):
+        app.page.get_by_role("button", name=f"Show the first {first} {noun} only").click()
+        app.page.get_by_role("button", name=f"Show all {len(chunks)} {noun}").click()
+    expect(row).to_have_count(1)
+    expect(row.locator("td").first).to_have_text(str(target))
+    expect(item).to_have_count(1)
+    expect(item.locator(".chunk-text")).to_have_text(chunks[target].text)
+    damaged_only = app.page.get_by_label("Show damaged chunks only")
+    damaged_only.check()
+    damaged_only.uncheck()
+    expect(app.page.locator("#preview-list li.selected .chunk-text")).to_have_text(
+        chunks[target].text
+    )
+    expect(row.locator("td").first).to_have_text(str(target))
+    expect(app.page.locator("#chunk-map .map-chunk.selected")).to_have_attribute(
+        "data-index", str(target)
+    )
+
+
 def test_the_map_is_operable_from_the_keyboard(app: App) -> None:
     text = many_chunks_text()
     configure(app, text, size=40, overlap=0)
