@@ -1,6 +1,6 @@
 """The start-up snapshot as the build makes it, and the split of the page's Python into
 lib.zip (what the snapshot holds) and app.zip (the rest). The page booting from it, and
-falling back when it is unusable, is tests/browser/test_snapshot.py."""
+falling back when it is unusable, is tests/page/boot/test_snapshot.py."""
 
 from __future__ import annotations
 
