@@ -8,7 +8,8 @@
 // rejection whose message says why there are none ("missing: HTTP 404", "not downloaded:
 // …", "corrupt: …", "first visit on a slow link: …").
 //
-// The snapshot costs bytes: ≈ 8 MB gzip, where the whole of a normal boot's runtime costs
+// The snapshot costs bytes: ≈ 7 MB gzip (its heap's free memory zeroed at build time:
+// sitebuild/snapshot_maker.mjs), where the whole of a normal boot's runtime costs
 // ≈ 4.5 MB. On a fast link it is still the quicker start (it saves seconds of Python start-up
 // for a fraction of a second of download), on a slow one the slower (10 Mbit/s: ≈ 6.5 s for
 // its bytes alone). So it is used when a cache holds it (a repeat visit: the service worker
@@ -28,7 +29,7 @@
   // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
   // preloaded below, among them): the probe reads about half the link's speed
   // (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
-  // The snapshot's extra ~8 MB cost less than the ~4 s of Python start-up they save from
+  // The snapshot's extra ~7 MB cost less than the ~4 s of Python start-up they save from
   // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
   const FAST_MBIT = 15;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
