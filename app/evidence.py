@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +165,9 @@ class EvidencePanel:
         self.matches: list[int] = []  # starts of a pasted excerpt's occurrences
         self.view: EvidenceView | None = None  # None: nothing shown yet
         self.found: Evidence | None = None  # the view's result's figures, once found
+        # how many times each part of a view was started: the result's figures and the
+        # rows' table (a run whose part was started again since is stale, and dropped)
+        self.started = {"figures": 0, "rows": 0}
 
     # -- wiring
     def wire(self) -> None:
@@ -435,13 +438,35 @@ class EvidencePanel:
         shown, self.view = self.view, view
         result = view.analysis
         if shown is None or result is None or result is not shown.analysis:
-            yield from self._result_work(result)
+            current = yield from self._latest("figures", self._result_work(result))
+            if not current:
+                return
         if result is None:
+            self._start("rows")
             self._rows_drawn(None)
         elif view.rows is not None and (shown is None or view.rows is not shown.rows):
-            yield from self._rows_work(view.rows)
+            current = yield from self._latest("rows", self._rows_work(view.rows))
+            if not current:
+                return
         if view.by_size is not None and (shown is None or view.by_size is not shown.by_size):
             self._sizes(view.by_size)
+
+    def _start(self, part: str) -> int:
+        self.started[part] += 1
+        return self.started[part]
+
+    def _latest(self, part: str, steps: Iterator[None]) -> Generator[None, None, bool]:
+        """Run ``steps`` (``part`` of a view) while no newer run of that part has started:
+        a question added, removed or imported meanwhile (``refresh``) starts it again for
+        the new list, and this run then stops where it is, draws nothing and reads no more
+        of the list that changed under it. Returns whether it ran to the end; a stale
+        run's whole ``work`` is dropped with it."""
+        mine = self._start(part)
+        for _step in steps:
+            yield
+            if self.started[part] != mine:
+                return False
+        return True
 
     def _result_work(self, result: Analysis | None) -> Iterator[None]:
         """The figures of ``result``, in steps, then the panel."""

@@ -8,7 +8,8 @@ static/render.js, static/chunkmap.js and Plotly:
 - the text selected in the chunk map is used only when the page's own map view is of the
   current text;
 - the Evidence check is shown from one ``EvidenceView`` per result, and works out only
-  what is new since the view it shows.
+  what is new since the view it shows; a question added or removed while its figures are
+  still being worked out drops that older work (stale, never drawn).
 """
 
 from __future__ import annotations
@@ -249,6 +250,89 @@ def test_the_evidence_check_is_shown_from_one_view_per_result() -> None:
     panel.show(evidence.EvidenceView())
     assert calls["found"][-1] is None and table.children == []
     assert by_id("evidence-questions").textContent == "—"
+
+
+PHRASES = [f"Sentence number {i} of" for i in range(0, 180, 20)]  # 9: two slices of 8
+
+
+def add_question(panel: Any, phrase: str) -> None:
+    """Add selection as evidence, then Add question, as the panel's buttons do."""
+    at = TEXT.index(phrase)
+    panel.draft = [Excerpt(phrase, at, at + len(phrase))]
+    by_id("evidence-question").value = f"Where is {phrase!r}?"
+    panel._add_question()
+
+
+def steps_of(work: Any) -> int:
+    return sum(1 for _step in work)
+
+
+def test_a_question_added_while_the_figures_are_worked_out_drops_the_older_work() -> None:
+    """Heavy work after the paint is dropped when stale: a question added (or removed)
+    while the step after the paint is still finding this result's figures, a few questions
+    a step, has the panel find them again for the new list; the older work stops there,
+    never draws, and never reads the list that changed under it. Tried after each step."""
+    result = analyse(TEXT, CHOSEN)
+    calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
+    panel = new_panel(calls)
+    panel.questions = [question(TEXT, phrase) for phrase in PHRASES]
+    total = steps_of(panel.work(evidence.EvidenceView(result)))
+    assert total >= 3  # the retrieval index, then two slices of questions
+    for change in ("add", "remove"):
+        for after in range(1, total + 1):  # after `total` steps: all found, not drawn yet
+            calls = {"found": [], "rows": [], "sizes": []}
+            panel = new_panel(calls)
+            panel.questions = [question(TEXT, phrase) for phrase in PHRASES]
+            older = panel.work(evidence.EvidenceView(result))  # the step after the paint
+            for _step in range(after):
+                next(older)
+            if change == "add":
+                add_question(panel, "Sentence number 179 of")
+            else:
+                panel._remove(0)
+            assert calls["found"] == [result]  # the figures found again, at once
+            steps_of(older)  # the page's next tasks: the older work has nothing left to do
+            assert calls["found"] == [result], (change, after)  # drawn once, not again
+            asked = [q.text for q in panel.questions]
+            assert [r.question.text for r in panel.found.results] == asked, (change, after)
+            n = len(asked)
+            assert by_id("evidence-questions").textContent == f"{n} of {n}"
+            assert by_id("evidence-count").textContent == f"{n} question(s)"
+
+
+def test_a_question_added_while_the_rows_are_worked_out_drops_the_older_rows() -> None:
+    """The same for the Evidence by splitter table: rows being worked out when a question
+    is added are worked out again for the new list, and the older work never draws them."""
+    result = analyse(TEXT, CHOSEN)
+    rows = [r for r in compare_row_steps(TEXT, CHOSEN, known=result) if r is not None]
+    calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
+    panel = new_panel(calls)
+    panel.show(evidence.EvidenceView(result))
+    older = panel.work(evidence.EvidenceView(result, rows=rows))  # the comparison's work
+    next(older)
+    next(older)
+    add_question(panel, "Sentence number 179 of")
+    assert len(calls["rows"]) == 1  # the rows' cells again, for the three questions
+    steps_of(older)
+    assert len(calls["rows"]) == 1
+    assert len(by_id("evidence-compare-body").children) == len(rows)
+
+
+def test_the_rows_worked_out_meanwhile_leave_the_figures_work_running() -> None:
+    """Not stale: the comparison's rows may be worked out while the step after the paint is
+    still finding the result's figures; each finishes its own part, once."""
+    result = analyse(TEXT, CHOSEN)
+    rows = [r for r in compare_row_steps(TEXT, CHOSEN, known=result) if r is not None]
+    calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
+    panel = new_panel(calls)
+    panel.questions = [question(TEXT, phrase) for phrase in PHRASES]
+    figures = panel.work(evidence.EvidenceView(result))
+    next(figures)
+    steps_of(panel.work(evidence.EvidenceView(result, rows=rows)))
+    assert len(calls["rows"]) == 1 and calls["found"] == []
+    steps_of(figures)
+    assert calls["found"] == [result] and len(calls["rows"]) == 1
+    assert by_id("evidence-questions").textContent == f"{len(PHRASES)} of {len(PHRASES)}"
 
 
 def test_the_page_gives_the_evidence_check_its_views_as_it_finds_the_rows() -> None:
