@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import theme
 from dom import by_id, number, plot, set_text
@@ -56,18 +56,21 @@ def evidence_notes(kept: Mapping[int, tuple[int, int]]) -> dict[int, str]:
     return {size: f"{number(w)} of {number(total)}" for size, (w, total) in kept.items() if total}
 
 
+def notes(view: TradeoffView) -> tuple[dict[int, str], dict[int, str]]:
+    """The view's notes per size: its damage and its excerpts kept whole, in words."""
+    return damage_notes(view.damage or ()), evidence_notes(view.evidence or {})
+
+
 class TradeoffChart:
     """The size trade-offs chart, shown from a ``TradeoffView``: the bars, and each size's
     damage and excerpts kept whole in its hover text, under its count and in words."""
 
     def __init__(self) -> None:
-        self.last: str | None = None
-        self.unit = "code points"
+        self.last: str | None = None  # the bars drawn (their sizes, counts, current, unit)
         self.scheme = ""  # the colour scheme it was drawn in
+        # what it shows: the view last given, with the notes of an earlier view of the
+        # same bars until its own are found (the notes are worded from it when drawn)
         self.view = TradeoffView()
-        self.described = ""  # the figures in words, before any damage is added to them
-        self.damage_notes: dict[int, str] = {}  # per size, once the comparison has run
-        self.evidence_notes: dict[int, str] = {}  # per size, "4 of 5" kept whole (issue 19)
 
     def redraw(self) -> None:
         """The colour scheme changed: draw again with the new colours (and the notes)."""
@@ -75,26 +78,24 @@ class TradeoffChart:
         self.show(self.view)
 
     def show(self, view: TradeoffView) -> None:
-        self.view = view
+        shown = self.view
         tradeoffs, current = view.tradeoffs, view.current
         c = theme.colours()
-        key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current])
-        if view.unit != self.unit:
-            self.unit, self.last = view.unit, None
+        key = json.dumps([[t.size, t.count] for t in tradeoffs] + [current, view.unit])
         same_bars = key == self.last
-        if not same_bars:  # other bars: their notes come with this view
-            self.damage_notes, self.evidence_notes = {}, {}
-        notes = (self.damage_notes, self.evidence_notes)
-        if view.damage is not None:
-            self.damage_notes = damage_notes(view.damage)
-        if view.evidence is not None:
-            self.evidence_notes = evidence_notes(view.evidence)
+        if same_bars:  # notes not found yet for this view: the ones shown stay until then
+            view = replace(
+                view,
+                damage=shown.damage if view.damage is None else view.damage,
+                evidence=shown.evidence if view.evidence is None else view.evidence,
+            )
+        self.view = view
         if same_bars and c["name"] == self.scheme:
-            if (self.damage_notes, self.evidence_notes) != notes:
+            if notes(view) != notes(shown):
                 self._annotate()
             return
         self.last, self.scheme = key, c["name"]
-        self._describe(tradeoffs, current)
+        set_text("tradeoff-text", described(view))
         chart = by_id("tradeoff-chart")
         chart.hidden = not tradeoffs
         if not tradeoffs:
@@ -124,7 +125,7 @@ class TradeoffChart:
         layout = theme.layout(
             c,
             left=56,
-            xaxis={"title": {"text": f"Chunk size ({self.unit})"}, "type": "category"},
+            xaxis={"title": {"text": f"Chunk size ({view.unit})"}, "type": "category"},
             yaxis={
                 "title": {"text": "Chunks"},
                 "rangemode": "tozero",
@@ -147,16 +148,17 @@ class TradeoffChart:
                 }
             ]  # fmt: skip
         plot(chart, data, layout)
-        if self.damage_notes or self.evidence_notes:
+        if any(notes(view)):
             self._annotate()
 
     def _annotate(self) -> None:
         """The damage and evidence notes on the drawn bars (Plotly.restyle) and in words."""
         chart = by_id("tradeoff-chart")
-        tradeoffs = self.view.tradeoffs
+        view = self.view
+        tradeoffs = view.tradeoffs
         if self.last is None or chart.hidden or not tradeoffs:
             return
-        damage, evidence = self.damage_notes, self.evidence_notes
+        damage, evidence = notes(view)
         hover = []
         texts = []
         for t in tradeoffs:
@@ -185,7 +187,7 @@ class TradeoffChart:
                 json.dumps({"yaxis.range": [0, max(top, limit, 1) * (1.32 if evidence else 1.18)]})
             ),
         )
-        said = self.described
+        said = described(view)
         if damage:
             said += (
                 " Damage: "
@@ -208,18 +210,15 @@ class TradeoffChart:
             )
         set_text("tradeoff-text", said)
 
-    def _describe(self, tradeoffs: Sequence[Tradeoff], current: int | None) -> None:
-        """The same figures as text, for screen readers and tests (and the limit when off-scale)."""
-        if not tradeoffs:
-            self.described = "No comparison: see Chunk readiness."
-            set_text("tradeoff-text", self.described)
-            return
-        parts = [
-            f"size {number(t.size)}{' (current)' if t.size == current else ''}: "
-            f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
-            for t in tradeoffs
-        ]
-        self.described = (
-            f"Sizes in {self.unit}: " + "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks."
-        )
-        set_text("tradeoff-text", self.described)
+
+def described(view: TradeoffView) -> str:
+    """The bars' figures as text, for screen readers and tests (and the limit when
+    off-scale), before any note is added to them."""
+    if not view.tradeoffs:
+        return "No comparison: see Chunk readiness."
+    parts = [
+        f"size {number(t.size)}{' (current)' if t.size == view.current else ''}: "
+        f"{number(t.count)} chunks{' (over the limit)' if t.count > MAX_CHUNKS else ''}"
+        for t in view.tradeoffs
+    ]
+    return f"Sizes in {view.unit}: " + "; ".join(parts) + f". Limit: {number(MAX_CHUNKS)} chunks."

@@ -2,8 +2,10 @@
 
 static/chunkmap.js draws it from the text and the result's spans (code-point offsets; it
 maps them to UTF-16 itself), keeping unchanged elements between keystrokes. Activating a
-chunk (click, Enter or Space) shows its record row and preview item, all records being
-listed first if needed; "Back to the chunk map" (or Escape on the row) returns to it.
+chunk (click, Enter or Space) chooses it: the page (app/inspector.py) makes it the
+selection of its views, which the map, the records and the preview each mark, and brings
+its record row and preview item into view (all records listed first if needed); "Back to
+the chunk map" (or Escape on the row) returns to it.
 The map is shown from a ``MapView``, one per result, which the page (app/inspector.py)
 makes when the result is shown and replaces once the result's damage and evidence are
 found after the paint: the damage marks the chunks' edges (words in each handle's name);
@@ -16,13 +18,13 @@ the map can be added as evidence (``selection``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
 import describe
-from dom import Windowed, by_id, found, number, on, to_json
+from dom import by_id, found, number, on, to_json
 from js import window
 
 from chunker_py import Analysis, Damage
@@ -52,8 +54,9 @@ EvidenceMarks = tuple[Sequence[tuple[int, int]], Mapping[int, str]]
 @dataclass(frozen=True)
 class MapView:
     """What the chunk map shows of one result: the result, its damage once computed after
-    the paint, and its evidence marks once the Evidence check has found them. The page
-    makes one per result and gives it the damage and the evidence as they are found.
+    the paint, its evidence marks once the Evidence check has found them, and the chunk
+    chosen (``selected``, marked). The page makes one per result and gives it the damage,
+    the evidence and the selection as they come.
 
     None (not found yet): a map drawn anew for this result shows no damage or evidence;
     a map already showing the same text and spans (only the source name or a setting
@@ -62,17 +65,20 @@ class MapView:
     analysis: Analysis | None = None
     damage: Damage | None = None
     evidence: EvidenceMarks | None = None
+    selected: int | None = None
 
 
 class ChunkMap:
-    def __init__(self, records: Windowed, preview: Windowed) -> None:
-        self.records = records
-        self.preview = preview
+    """The chunk map, shown from a ``MapView``. Activating a chunk calls ``choose`` with
+    its index (the page's selection, given back in the views)."""
+
+    def __init__(self, choose: Callable[[int], None]) -> None:
+        self.choose = choose
         self.root = by_id("chunk-map")
         self.back = by_id("map-back")
         self.view = MapView()
         self.last: tuple[Any, ...] | None = None  # the drawn text and spans
-        self.selected = -1
+        self.selected: int | None = None  # the chunk marked as the selection
         # the view's result is not drawn yet because the map was off screen (drawn after
         # the paint, by ``catch_up``)
         self.waiting = False
@@ -112,7 +118,7 @@ class ChunkMap:
         self.waiting = False
         analysis = view.analysis
         if analysis is None or not analysis.spans:
-            self.last = self.drawn = self.marked = None
+            self.last = self.drawn = self.marked = self.selected = None
             self.base, self.names, self.damage_words, self.last_spans = [], [], [], ()
             self.evidence_words = {}
             self.root.replaceChildren()
@@ -163,11 +169,13 @@ class ChunkMap:
             self._evidence(analysis.text, _NO_EVIDENCE)
         if renamed:
             self._name()
+        if view.selected != self.selected or redrawn:
+            self._mark(view.selected)
 
     def _draw_chunks(self, analysis: Analysis) -> None:
-        """The text cut at the chunks' offsets, with no damage or evidence marks yet."""
-        if self.selected >= 0:
-            self._unmark()
+        """The text cut at the chunks' offsets, with no damage, evidence or selection
+        marks yet."""
+        self.selected = None
         self.back.hidden = True
         # [[start, end], ...]: a span's first two fields, picked in C
         spans = to_json(list(map(itemgetter(0, 1), analysis.spans)))
@@ -220,8 +228,9 @@ class ChunkMap:
             window.ciChunkMap.markEvidence(self.root, marks)
 
     def selection(self) -> tuple[int, int] | None:
-        """The code-point range of the text last selected in the map, if it still is."""
-        if str(window.ciChunkMap.selectedIn()) != "map" or self.last is None:
+        """The code-point range of the text last selected in the map, if it still is, in
+        the text of the view shown (None while that view waits to be drawn)."""
+        if str(window.ciChunkMap.selectedIn()) != "map" or self.last is None or self.waiting:
             return None
         found_range = found(window.ciChunkMap.selectionOffsets(self.root))
         if found_range is None:
@@ -238,65 +247,47 @@ class ChunkMap:
             return  # the end of selecting text (e.g. to add it as evidence), not a choice
         index = self._index(event)
         if index is not None:
-            self.activate(index)
+            self.choose(index)
 
     def _key(self, event: Any) -> None:
         if str(event.key) in ("Enter", " "):
             index = self._index(event)
             if index is not None:
                 event.preventDefault()
-                self.activate(index)
+                self.choose(index)
 
-    def activate(self, index: int) -> None:
-        """Show chunk ``index``'s record row (focused) and preview item, both marked."""
-        for panel in (self.records, self.preview):
-            panel.reveal(index)
-        self._mark(index)
-        item = _item("preview-list", "li", index)
-        if item is not None:
-            item.scrollIntoView(window.JSON.parse('{"block": "nearest"}'))
-        row = _item("records-body", "tr", index)
-        if row is None:  # filtered out by "Show damaged chunks only"
+    def chosen(self, index: int, listed: bool) -> None:
+        """Chunk ``index`` was chosen and its record row brought into view (``listed``),
+        or not (filtered out by "Show damaged chunks only"): say so, or offer the way back."""
+        if not listed:
             by_id(
                 "chunk-map-detail"
             ).textContent = f"Chunk #{number(index)} is not listed: Show damaged chunks only is on."
             return
-        row.tabIndex = -1
-        row.scrollIntoView(window.JSON.parse('{"block": "center"}'))
-        row.focus(window.JSON.parse('{"preventScroll": true}'))
         self.back.textContent = f"Back to chunk #{number(index)} in the chunk map"
         self.back.hidden = False
 
-    def _unmark(self) -> None:
-        """Clear the marks (kept rows and items would keep them into a new result)."""
-        self.selected = -1
-        for element_id in ("records-body", "preview-list", "chunk-map"):
-            for node in by_id(element_id).querySelectorAll(".selected"):
+    def _mark(self, index: int | None) -> None:
+        """Mark chunk ``index`` as the selection (None: no chunk)."""
+        if self.selected is not None:
+            for node in self.root.querySelectorAll(".map-chunk.selected"):
                 node.classList.remove("selected")
-
-    def _mark(self, index: int) -> None:
-        self._unmark()
         self.selected = index
-        for node in (_item("records-body", "tr", index), _item("preview-list", "li", index)):
-            if node is not None:
-                node.classList.add("selected")
+        if index is None:
+            self.back.hidden = True
+            return
         chunk = found(self.root.querySelector(f'.map-chunk[data-index="{index}"]'))
         if chunk is not None:
             chunk.classList.add("selected")
 
     def _key_in_target(self, event: Any) -> None:
-        if str(event.key) == "Escape" and self.selected >= 0:
+        if str(event.key) == "Escape" and self.selected is not None:
             self._return()
 
     def _return(self) -> None:
         self.back.hidden = True
-        if self.selected >= 0:
+        if self.selected is not None:
             window.ciChunkMap.focusChunk(self.root, self.selected)
 
 
 _NO_EVIDENCE = '{"ranges": [], "chunks": {}}'
-
-
-def _item(parent_id: str, tag: str, index: int) -> Any:
-    """The row or preview item of chunk ``index``, or None when it is not listed."""
-    return found(by_id(parent_id).querySelector(f':scope > {tag}[data-index="{index}"]'))

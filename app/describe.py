@@ -1,6 +1,6 @@
 """What the page says about one chunk, decided here only: the overlap preview's title, the
 chunk map's button name (read by screen readers) and its detail line. static/*.js only
-sets these strings as text or attributes. No DOM here (tests/app runs it in CPython);
+sets these strings as text or attributes. No DOM here (tests/page/views runs it in CPython);
 numbers are grouped as app/dom.py's ``number`` groups them.
 """
 

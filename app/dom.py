@@ -132,8 +132,10 @@ class ListView:
     counted (after the paint), the result's damage once computed after the paint (None
     until then: the damage words shown stay, dimmed) and, once the Evidence check has
     found it, per chunk index the questions whose evidence the chunk holds, in words (None
-    until then: no evidence words are shown, an earlier text's would be stale). The page
-    makes one per result; panels never set each other's."""
+    until then: no evidence words are shown, an earlier text's would be stale), and the
+    chunk chosen in the chunk map or the Evidence check (``selected``: its item is marked;
+    the page keeps it while the text and the spans stay the same). The page makes one per
+    result; panels never set each other's."""
 
     analysis: Any = None
     only: tuple[int, ...] | None = None
@@ -141,6 +143,7 @@ class ListView:
     counted: bool = False
     damage: Any = None
     evidence: Mapping[int, str] | None = None
+    selected: int | None = None
 
 
 class Windowed:
@@ -155,6 +158,10 @@ class Windowed:
     more_id = ""
     noun = "chunks"
     keeps_items = False  # whether ``draw`` gets only the items after the ``kept`` first
+    list_id = ""  # the element holding the items, and each item's tag
+    item_tag = "li"
+    scroll_to = "nearest"  # where a chosen item is scrolled to in its box
+    focus_chosen = False  # whether a chosen item takes the focus
 
     def __init__(self) -> None:
         self.show_all = False
@@ -164,6 +171,7 @@ class Windowed:
         # how many of the first items the next ``draw`` keeps as they are (a subclass
         # that sets ``keeps_items`` builds only the rest, see ``_unchanged``)
         self.kept = 0
+        self.marked: int | None = None  # the chunk whose item is marked as the selection
 
     def wire(self) -> None:
         on(by_id(self.more_id), "click", self._toggle)
@@ -187,6 +195,37 @@ class Windowed:
         if position is not None and position >= self.first and not self.show_all:
             self.show_all = True
             self.show(self.view)
+
+    def bring_to(self, index: int) -> bool:
+        """Chunk ``index`` chosen: listed (``reveal``), its item scrolled into view (and
+        focused, if ``focus_chosen``); False when it is not listed ("Show damaged chunks
+        only")."""
+        self.reveal(index)
+        item = self.item(index)
+        if item is None:
+            return False
+        if self.focus_chosen:
+            item.tabIndex = -1
+        item.scrollIntoView(window.JSON.parse(to_json({"block": self.scroll_to})))
+        if self.focus_chosen:
+            item.focus(window.JSON.parse('{"preventScroll": true}'))
+        return True
+
+    def item(self, index: int) -> Any:
+        """The item of chunk ``index``, or None when it is not listed."""
+        listing = by_id(self.list_id)
+        return found(listing.querySelector(f':scope > {self.item_tag}[data-index="{index}"]'))
+
+    def _mark(self, selected: int | None) -> None:
+        """Mark the selection's item (items drawn again come without the mark)."""
+        if selected is None and self.marked is None:
+            return
+        for node in by_id(self.list_id).querySelectorAll(":scope > .selected"):
+            node.classList.remove("selected")
+        item = self.item(selected) if selected is not None else None
+        if item is not None:
+            item.classList.add("selected")
+        self.marked = selected
 
     def extra(self, analysis: Any) -> Any:
         """What else than the chunks' spans and text the items show (a subclass's)."""
@@ -214,6 +253,7 @@ class Windowed:
             self.draw(analysis, total, self._chunks(analysis, picked[self.kept :]))
         self.drawn = drawn
         self.listed = picked
+        self._mark(view.selected)
         self.caption(total, len(picked))
         self.offer_more(total)
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dom import by_id, element, number, on, render
@@ -118,13 +119,27 @@ def _mean(value: float | None, digits: int = 2) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+@dataclass(frozen=True)
+class EvidenceView:
+    """What the Evidence check shows of one result: the result (each question's figures;
+    None: no chunks to check), once the comparison has run its rows (``rows``: the
+    Evidence by splitter table; None until then, the table shown stays, dimmed) and the
+    rows of the trade-off chart's sizes (``by_size``: the excerpts kept whole per size;
+    None until then). The page makes one per result and gives it the rows as they come;
+    the panel works out only what is new since the view it shows."""
+
+    analysis: Analysis | None = None
+    rows: Sequence[Row] | None = None
+    by_size: Sequence[Row] | None = None
+
+
 class EvidencePanel:
-    """The Evidence check. What it changes elsewhere goes through the callbacks its owner
-    (app/inspector.py) passes in: ``apply_row`` (a row's Use), ``map_selection`` (the chunk
-    map's selection), ``on_found`` (where the evidence marks go), ``on_rows`` (the Splitter
-    comparison's evidence cells, per row, with the rows they are of), ``on_sizes`` (the
-    excerpts kept whole per trade-off size, with the rows of those sizes) and
-    ``show_chunk`` (the chunk map's chunk, focused)."""
+    """The Evidence check, shown from an ``EvidenceView``. What it changes elsewhere goes
+    through the callbacks its owner (app/inspector.py) passes in: ``apply_row`` (a row's
+    Use), ``map_selection`` (the chunk map's selection), ``on_found`` (where the evidence
+    marks go), ``on_rows`` (the Splitter comparison's evidence cells, per row, with the
+    rows they are of), ``on_sizes`` (the excerpts kept whole per trade-off size, with the
+    rows of those sizes) and ``show_chunk`` (a chunk chosen: the page's selection)."""
 
     def __init__(
         self,
@@ -148,10 +163,11 @@ class EvidencePanel:
         self.anchored_to = ""  # the text the questions' offsets refer to
         self.draft: list[Excerpt] = []
         self.matches: list[int] = []  # starts of a pasted excerpt's occurrences
-        self.result: Analysis | None = None
-        self.found: Evidence | None = None
-        self.rows: Sequence[Row] | None = None
-        self.by_size: Sequence[Row] = ()  # the trade-off chart's sizes (their results)
+        self.view: EvidenceView | None = None  # None: nothing shown yet
+        self.found: Evidence | None = None  # the view's result's figures, once found
+        # how many times each part of a view was started: the result's figures and the
+        # rows' table (a run whose part was started again since is stale, and dropped)
+        self.started = {"figures": 0, "rows": 0}
 
     # -- wiring
     def wire(self) -> None:
@@ -376,9 +392,10 @@ class EvidencePanel:
 
     def figures_jsonl(self) -> str:
         """The figures as ``python -m chunker_py --questions --format evidence`` prints them."""
-        if self.found is None or self.result is None:
+        result = self.view.analysis if self.view is not None else None
+        if self.found is None or result is None:
             return ""
-        source = self.result.settings.source_name or None
+        source = result.settings.source_name or None
         return "".join(json_line(r.as_json(source)) + "\n" for r in self.found.results)
 
     def pending(self) -> None:
@@ -404,21 +421,55 @@ class EvidencePanel:
             self.anchored_to = text
 
     def refresh(self) -> None:
-        """Figures again for the result shown (questions added, removed or imported)."""
-        self.show(self.result)
-        if self.rows is not None:
-            self.show_rows(self.rows)
-        self.show_sizes(self.by_size)
+        """Figures again for the view shown (questions added, removed or imported)."""
+        view, self.view = self.view, None
+        self.show(view if view is not None else EvidenceView())
 
-    def show(self, result: Analysis | None) -> None:
-        """The figures of ``result``, at once."""
-        for _ in self.work(result):
+    def show(self, view: EvidenceView) -> None:
+        """Show ``view``, at once."""
+        for _ in self.work(view):
             pass
 
-    def work(self, result: Analysis | None) -> Iterator[None]:
-        """The figures of ``result`` in small steps (a few questions each; the page runs one
-        step per task, so a key is never kept waiting long), then the panel."""
-        self.result = result
+    def work(self, view: EvidenceView) -> Iterator[None]:
+        """Show ``view`` in small steps (a few questions each; the page runs one step per
+        task, so a key is never kept waiting long): what is new since the view shown, of
+        the result's figures, the comparison rows' and the sizes' (each drawn when found;
+        without a result, the panel says so at once)."""
+        shown, self.view = self.view, view
+        result = view.analysis
+        if shown is None or result is None or result is not shown.analysis:
+            current = yield from self._latest("figures", self._result_work(result))
+            if not current:
+                return
+        if result is None:
+            self._start("rows")
+            self._rows_drawn(None)
+        elif view.rows is not None and (shown is None or view.rows is not shown.rows):
+            current = yield from self._latest("rows", self._rows_work(view.rows))
+            if not current:
+                return
+        if view.by_size is not None and (shown is None or view.by_size is not shown.by_size):
+            self._sizes(view.by_size)
+
+    def _start(self, part: str) -> int:
+        self.started[part] += 1
+        return self.started[part]
+
+    def _latest(self, part: str, steps: Iterator[None]) -> Generator[None, None, bool]:
+        """Run ``steps`` (``part`` of a view) while no newer run of that part has started:
+        a question added, removed or imported meanwhile (``refresh``) starts it again for
+        the new list, and this run then stops where it is, draws nothing and reads no more
+        of the list that changed under it. Returns whether it ran to the end; a stale
+        run's whole ``work`` is dropped with it."""
+        mine = self._start(part)
+        for _step in steps:
+            yield
+            if self.started[part] != mine:
+                return False
+        return True
+
+    def _result_work(self, result: Analysis | None) -> Iterator[None]:
+        """The figures of ``result``, in steps, then the panel."""
         root = by_id("app")
         if result is not None and result.text == self.source.text:
             self._rebase()
@@ -432,11 +483,11 @@ class EvidencePanel:
             f"{len(self.questions)} question(s)" if self.questions else "No questions yet"
         )
         by_id("evidence-clear").disabled = not self.questions
-        self._figures()
+        self._figures(result)
         self._list(result)
         root.dataset.evidence = "ready"
 
-    def _figures(self) -> None:
+    def _figures(self, result: Analysis | None) -> None:
         s = self.found.summary() if self.found is not None and self.questions else None
         r = s["retrieval"] if s else None
         values = {
@@ -459,7 +510,7 @@ class EvidencePanel:
         }  # fmt: skip
         for element_id, text in values.items():
             by_id(element_id).textContent = text
-        k = self.result.settings.top_k if self.result is not None else 5
+        k = result.settings.top_k if result is not None else 5
         by_id("evidence-k").textContent = str(k)
 
     def _list(self, result: Analysis | None) -> None:
@@ -531,10 +582,9 @@ class EvidencePanel:
             )
         return "; ".join(parts) + "."
 
-    def show_sizes(self, rows: Sequence[Row]) -> None:
+    def _sizes(self, rows: Sequence[Row]) -> None:
         """Excerpts kept whole at each of the Size trade-offs chart's sizes (placement only,
         no retrieval: cheap enough for one step)."""
-        self.by_size = rows
         text = self.source.text
         kept = {}
         for row in rows if self.questions else ():
@@ -546,21 +596,11 @@ class EvidencePanel:
                 kept[row.settings.chunk_size] = counts
         self.on_sizes(rows, kept)
 
-    def show_rows(self, rows: Sequence[Row] | None) -> None:
-        """The evidence figures of every comparison row, at once."""
-        for _ in self.rows_work(rows):
-            pass
-
-    def rows_work(self, rows: Sequence[Row] | None) -> Iterator[None]:
+    def _rows_work(self, rows: Sequence[Row]) -> Iterator[None]:
         """The evidence figures of every comparison row (each row's own chunks), in small
         steps (see ``work``), then the table."""
-        self.rows = rows
-        body = by_id("evidence-compare-body")
-        if rows is None or not self.questions:
-            body.replaceChildren()
-            if rows is not None:
-                self.on_rows(rows, [comparison_cells(None) for _row in rows])
-            by_id("app").dataset.evidenceComparison = "ready"
+        if not self.questions:
+            self._rows_drawn(rows)
             return
         summaries = []
         for row in rows:
@@ -570,6 +610,13 @@ class EvidencePanel:
             summaries.append(found.summary() if found is not None else None)
             yield
         self._draw_rows(rows, summaries)
+
+    def _rows_drawn(self, rows: Sequence[Row] | None) -> None:
+        """No figures for the rows (no questions), or no rows (no comparison)."""
+        by_id("evidence-compare-body").replaceChildren()
+        if rows is not None:
+            self.on_rows(rows, [comparison_cells(None) for _row in rows])
+        by_id("app").dataset.evidenceComparison = "ready"
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
         body = by_id("evidence-compare-body")

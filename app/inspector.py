@@ -35,7 +35,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
-from evidence import EvidencePanel, evidence_marks
+from evidence import EvidencePanel, EvidenceView, evidence_marks
 from export import Export
 from histogram import SizesChart
 from js import document, window
@@ -95,7 +95,7 @@ class Page:
         self.export = Export()
         self.records = Records()
         # issue 11: chunk map and copy as code
-        self.chunk_map = ChunkMap(self.records, self.preview)
+        self.chunk_map = ChunkMap(self._choose_chunk)
         self.copy_code = CopyCode()
         self.pending = False  # a recompute is scheduled for the next frame
         self.computed_this_frame = False
@@ -120,6 +120,7 @@ class Page:
         self.map_view = MapView()  # what the chunk map shows of this result
         self.chart_view = TradeoffView()  # what the trade-off chart shows of this result
         self.comparison_view = ComparisonView()  # what the comparison shows of this result
+        self.evidence_view = EvidenceView()  # what the Evidence check shows of this result
         self.comparison = Comparison(self._apply_row)
         self.evidence = EvidencePanel(  # issue 19
             self.source,
@@ -128,7 +129,7 @@ class Page:
             on_found=self._evidence_found,
             on_rows=self._evidence_rows,
             on_sizes=self._evidence_sizes,
-            show_chunk=self.chunk_map.activate,
+            show_chunk=self._choose_chunk,
         )
 
     def start(self) -> None:
@@ -251,8 +252,7 @@ class Page:
             self.comparison_view = ComparisonView()
             self.comparison.show(self.comparison_view)
             self._set_only(None)
-            self.evidence.show(None)
-            self.evidence.show_rows(None)
+            self.evidence.show(self.evidence_view)
         else:
             self.result = result
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
@@ -262,8 +262,9 @@ class Page:
             facts = result.damage_steps()
             steps.extend([lambda: next(facts, None)] * 4)
             steps.append(lambda: self._damage(result))
-            # issue 19: a few questions per task, after the other steps' first task
-            steps.append(lambda: self._drive(generation, self.evidence.work(result)))
+            # issue 19: a few questions per task, after the other steps' first task; the
+            # view as it is by then (the comparison may have given it its rows already)
+            steps.append(lambda: self._drive(generation, self.evidence.work(self.evidence_view)))
             applied, self.applied = self.applied, None
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._comparison(result, applied)),
@@ -384,7 +385,9 @@ class Page:
         self.comparison_view = ComparisonView(rows, applied)
         self.comparison.show(self.comparison_view)
         yield
-        yield from self.evidence.rows_work(rows)  # issue 19: one row per step too
+        if result is self.evidence_view.analysis:  # issue 19: one row per step too
+            self.evidence_view = replace(self.evidence_view, rows=rows)
+            yield from self.evidence.work(self.evidence_view)
         by_size: list[Row] = []
         for row in damage_by_size_row_steps(result.text, result.settings, known=result):
             if row is not None:
@@ -392,15 +395,29 @@ class Page:
             yield
         self._show_chart(replace(self.chart_view, damage=by_size))
         yield
-        self.evidence.show_sizes(by_size)  # issue 19: evidence kept whole per size
+        if result is self.evidence_view.analysis:  # issue 19: evidence kept whole per size
+            self.evidence_view = replace(self.evidence_view, by_size=by_size)
+            self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
 
     def _map_selection(self) -> tuple[int, int] | None:
-        """Text selected in the chunk map, when the map shows the current text."""
-        drawn = self.chunk_map.last
-        if drawn is None or drawn[0] != self.source.text:
+        """Text selected in the chunk map, when the map's view is of the current text."""
+        shown = self.map_view.analysis
+        if shown is None or shown.text != self.source.text:
             return None
         return self.chunk_map.selection()
+
+    def _choose_chunk(self, index: int) -> None:
+        """Chunk ``index`` chosen in the chunk map or the Evidence check: the selection of
+        this result's views (the map, the preview and the records mark it), its preview
+        item and record row brought into view, the row focused."""
+        self.view = replace(self.view, selected=index)
+        self.map_view = replace(self.map_view, selected=index)
+        self.preview.show(self.view)
+        self.records.show(self.view)
+        self.chunk_map.show(self.map_view)
+        self.preview.bring_to(index)
+        self.chunk_map.chosen(index, self.records.bring_to(index))
 
     def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
         """Issue 19: the evidence underlined in the chunk map and named in the records, both
@@ -465,6 +482,7 @@ class Page:
         self.export.show(None)
         self.result, self.view, self.map_view = None, ListView(), MapView()
         self.chart_view, self.comparison_view = TradeoffView(), ComparisonView()
+        self.evidence_view = EvidenceView()
         for clear in (lambda: self.figures.show(None), lambda: self.tokens.show(self.view),
                       lambda: self.damage_group.show(None),
                       lambda: self.preview.show(self.view),
@@ -472,9 +490,8 @@ class Page:
                       lambda: self.tradeoff.show(self.chart_view),
                       lambda: self.comparison.show(self.comparison_view),
                       lambda: self.chunk_map.show(self.map_view),
-                      lambda: self.sizes.show(None), lambda: self.evidence.show(None),
-                      lambda: self.evidence.show_rows(None),
-                      lambda: self.evidence.show_sizes(())):  # fmt: skip
+                      lambda: self.sizes.show(None),
+                      lambda: self.evidence.show(self.evidence_view)):  # fmt: skip
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway
@@ -538,7 +555,7 @@ class Page:
         self.export.show(None)
         self.evidence.pending()
         self.copy_code.show(chosen)
-        if by_id("readiness").dataset.status == "counting":
+        if self.readiness.status == "counting":
             self._pending_status()  # already said: say what the newer edit does
         elif self.status_timer is None:
             self.status_timer = window.setTimeout(
@@ -600,14 +617,17 @@ class Page:
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None
-        self.view = ListView(result, only, loaded)
+        # the chunk chosen stays chosen while the chunks are the same (a new source name)
+        selected = self.view.selected if same_chunks(self.view.analysis, result) else None
+        self.view = ListView(result, only, loaded, selected=selected)
         if result is None or not result.spans or not loaded:
             self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)
         # issue 11: chunk map (now if on screen, else after the paint) and copy as code
-        self.map_view = MapView(result)
+        self.map_view = MapView(result, selected=selected)
+        self.evidence_view = EvidenceView(result)
         self.chunk_map.show(self.map_view)
         self.copy_code.show(chosen)
         self.root.dataset.damage = "pending" if result is not None else "none"
@@ -619,6 +639,13 @@ class Page:
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+
+def same_chunks(old: chunker_py.Analysis | None, new: chunker_py.Analysis | None) -> bool:
+    """Whether ``new`` has the text and the spans of ``old`` (the same chunks)."""
+    if old is None or new is None:
+        return False
+    return old is new or (old.spans == new.spans and old.text == new.text)
 
 
 def app_code_missing() -> str | None:

@@ -15,6 +15,8 @@ class Preview(Windowed):
     first = 60
     more_id = "preview-more"
     keeps_items = True  # an edit redraws the items from the chunk it falls in on
+    list_id = "preview-list"
+    item_tag = "li"
 
     def wire(self) -> None:
         super().wire()

@@ -19,11 +19,18 @@ class Verdict:
 
 
 class Readiness:
-    """The Chunk readiness panel: the verdict of the last update, or a bug."""
+    """The Chunk readiness panel: the verdict of the last update, or a bug. ``status`` is
+    what it says now (its #readiness[data-status], which the page never reads back)."""
+
+    def __init__(self) -> None:
+        self.status = ""
+
+    def _say(self, status: str) -> None:
+        self.status = by_id("readiness").dataset.status = status
 
     def show(self, view: Verdict) -> None:
         problem = view.problem
-        by_id("readiness").dataset.status = "check" if problem else "ready"
+        self._say("check" if problem else "ready")
         by_id("readiness-status").textContent = "Check inputs" if problem else "Ready"
         by_id("readiness-message").textContent = problem or "The settings produced usable records."
         _list("readiness-warnings", view.warnings)
@@ -33,7 +40,7 @@ class Readiness:
         """The edit's long work runs in steps (issue 18, defect 8), ``doing`` says what
         ("Counting tokens…"): the results below are still the previous text's until the
         verdict replaces this."""
-        by_id("readiness").dataset.status = "counting"
+        self._say("counting")
         by_id("readiness-status").textContent = doing
         by_id("readiness-message").textContent = (
             "This text takes a moment; the page stays responsive meanwhile. "
@@ -44,7 +51,7 @@ class Readiness:
 
     def bug(self, message: str) -> None:
         """An unexpected exception: say so plainly; the next edit tries again."""
-        by_id("readiness").dataset.status = "bug"
+        self._say("bug")
         by_id("readiness-status").textContent = "Something went wrong"
         by_id("readiness-message").textContent = (
             f"Bug: {message}. Please report it; your text and settings are unchanged, and the "
@@ -54,7 +61,7 @@ class Readiness:
     def unavailable(self, why: str) -> None:
         """A file of the page did not arrive (``why`` names it): not a bug, and not the
         inputs."""
-        by_id("readiness").dataset.status = "unavailable"
+        self._say("unavailable")
         by_id("readiness-status").textContent = "Part of the page did not load"
         message = f"{why}. Reload the page to try again; your text and settings are unchanged."
         by_id("readiness-message").textContent = message

@@ -22,6 +22,10 @@ class Records(Windowed):
     more_id = "records-more"
     noun = "records"
     keeps_items = True  # an edit redraws the rows from the chunk it falls in on
+    list_id = "records-body"
+    item_tag = "tr"
+    scroll_to = "center"
+    focus_chosen = True
 
     def __init__(self) -> None:
         super().__init__()

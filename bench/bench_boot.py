@@ -10,6 +10,11 @@ Pages, all served by sitebuild's make_server (same headers, same CSP) from one t
                  listed by one script (see PEER_HTML); the page's first look is compared to it
     snapshot     the built page (boots from the start-up snapshot), until #app is "ready"
     no-snapshot  a copy of the page without the snapshot file: the fallback, a normal boot
+    snapshot-always  (--pages) a copy of the page whose link probe always finds the link fast:
+                 the snapshot path on a first visit whatever the link (on a slow link the
+                 page itself takes the full boot, so this is what it would cost instead)
+    before       (--before DIST) another build's dist/ (say, main's), copied in beside the
+                 page: before and after a change in one interleaved run
     http-gzip    (--http-gzip) the snapshot uncompressed in the page's eyes, sent with
                  Content-Encoding: gzip (the browser inflates it off the main thread)
                  instead of a .gz file inflated by DecompressionStream in the page
@@ -28,6 +33,8 @@ third visit with the host down (every request answered by closing the connection
 the page's service worker has stored the build: "offline" is that reload's time, or
 "fails". With the service worker the warm (repeat) visit is served from its cache.
 ``--gzip-host``: the throttled host offers gzip only (as many static hosts), not brotli.
+A throttled host listens on 127.0.0.2, not 127.0.0.1: static/snapshot.js takes localhost,
+127.0.0.1 and ::1 for a fast link without measuring it, and must measure this one.
 The report then lists, per page, the bytes each file put on the wire before the first
 result (cold visit, as the host sent them): what the critical path costs, file by file.
 
@@ -136,6 +143,10 @@ new MutationObserver((_, observer) => {
 # name -> path below the server root
 PAGES = {"bare": "bare.html", "snapshot": "", "no-snapshot": "no-snapshot/", "peer": "peer.html"}
 HTTP_GZIP = "http-gzip/"
+ALWAYS = "snapshot-always/"
+BEFORE = "before/"
+# static/snapshot.js's threshold, which snapshot-always/ sets to 0
+FAST_MBIT = "const FAST_MBIT = 15;"
 
 
 def snapshot_url(page: Any) -> str:
@@ -162,7 +173,7 @@ def boot_once(
         page.wait_for_selector("html[data-booted]", state="attached", timeout=timeout_ms)
     except PlaywrightError:
         page.close()
-        return {"ms": None, "boot": None, "urls": [], "marks": {}, "files": {}}
+        return {"ms": None, "boot": None, "urls": [], "marks": {}, "files": {}, "mbit": None}
     # each file's bytes the host wrote before the page reached its first result (its
     # clock and the host's are this machine's): Playwright notices the first result a
     # little later, and what started after it (Plotly, app.zip) must not count
@@ -195,8 +206,13 @@ def boot_once(
         "Object.fromEntries(performance.getEntriesByType('mark')"
         ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
     )
+    # what snapshot.js's link probe measured (Mbit/s), when it measured
+    mbit = page.evaluate(
+        "performance.getEntriesByName('ci:link-measured')[0]?.detail?.mbit ?? null"
+    )
     page.close()
     return {
+        "mbit": mbit,
         "ms": ms,
         "boot": path,
         "urls": resources,
@@ -234,6 +250,7 @@ def measure(
         "wire_cold": cold["wire"],
         "wire_warm": warm["wire"],
         "boot": cold["boot"],
+        "probe_mbit": cold["mbit"],
         "urls": cold["urls"],
         "marks_cold": cold["marks"],
         "marks_warm": warm["marks"],
@@ -321,11 +338,12 @@ class _Body:
         pass
 
 
-def add_variants(site: Site, http_gzip: bool) -> None:
-    """no-snapshot/ (and http-gzip/): copies of the built page, beside it."""
-    skip = {"no-snapshot", "http-gzip"}  # and bench_page.py's what-if copies, v-*
+def add_variants(site: Site, http_gzip: bool, before: Path | None = None) -> None:
+    """no-snapshot/ and snapshot-always/ (and http-gzip/): copies of the built page, beside
+    it; before/: a copy of the `before` dist/."""
+    skip = {"no-snapshot", "http-gzip", "snapshot-always", "before"}  # and bench_page.py's v-*
     top = [p for p in site.root.iterdir() if p.name not in skip and not p.name.startswith("v-")]
-    copies = ["no-snapshot"] + (["http-gzip"] if http_gzip else [])
+    copies = ["no-snapshot", "snapshot-always"] + (["http-gzip"] if http_gzip else [])
     for name in copies:
         target = site.root / name
         target.mkdir()
@@ -336,6 +354,14 @@ def add_variants(site: Site, http_gzip: bool) -> None:
                 shutil.copy2(item, target / item.name)
     (snapshot,) = (site.root / "no-snapshot" / site.build).glob("snapshot-*.bin.gz")
     snapshot.unlink()
+    probe = site.root / "snapshot-always" / site.build / "snapshot.js"
+    text = probe.read_text("utf-8")
+    assert FAST_MBIT in text, f"{probe} no longer has {FAST_MBIT}"
+    probe.write_text(text.replace(FAST_MBIT, "const FAST_MBIT = 0;"), "utf-8")
+    for compressed in probe.parent.glob("snapshot.js.*"):  # .br/.gz beside it: stale now
+        compressed.unlink()
+    if before is not None:
+        shutil.copytree(before, site.root / "before")
     if http_gzip:
         build_dir = site.root / "http-gzip" / site.build
         (packed,) = build_dir.glob("snapshot-*.bin.gz")
@@ -350,7 +376,7 @@ def add_variants(site: Site, http_gzip: bool) -> None:
 
 @dataclass(frozen=True)
 class Served:
-    url: str  # "http://127.0.0.1:PORT/"
+    url: str  # "http://127.0.0.1:PORT/" (127.0.0.2 for a throttled host)
     root: Path
     host: type[Throttled] | None = None  # set when the host can be throttled or downed
 
@@ -363,9 +389,11 @@ def served_site(
     latency_ms: float = 0,
     gzip_only: bool = False,
     port: int = 0,
+    before: Path | None = None,
 ) -> Iterator[Served]:
     """Build the site (plus bare.html and the variant copies) into a temporary folder and
-    serve it. ``prepare`` may alter the built site before the copies are made."""
+    serve it. ``prepare`` may alter the built site before the copies are made. A throttled
+    host (``mbit`` or ``latency_ms``) listens on 127.0.0.2, which snapshot.js measures."""
     with tempfile.TemporaryDirectory() as tmp:
         site = build(Path(tmp) / "dist")
         (site.root / "bare.html").write_text(BARE_HTML)
@@ -375,7 +403,7 @@ def served_site(
         (site.root / "peer.js").write_text(PEER_JS % json.dumps(sample))
         if prepare is not None:
             prepare(site)
-        add_variants(site, http_gzip)
+        add_variants(site, http_gzip, before)
         host = type(
             "Host",
             (Throttled,),
@@ -386,13 +414,14 @@ def served_site(
                 "log": [],
             },
         )
+        address = "127.0.0.2" if mbit or latency_ms else "127.0.0.1"
         server = http.server.ThreadingHTTPServer(
-            ("127.0.0.1", port), lambda *a, **k: host(*a, directory=str(site.root), **k)
+            (address, port), lambda *a, **k: host(*a, directory=str(site.root), **k)
         )
         server.daemon_threads = True
         threading.Thread(target=server.serve_forever, daemon=True).start()
         try:
-            yield Served(f"http://127.0.0.1:{server.server_address[1]}/", site.root, host)
+            yield Served(f"http://{address}:{server.server_address[1]}/", site.root, host)
         finally:
             server.shutdown()
             server.server_close()
@@ -437,7 +466,7 @@ def boot_runs(
             print(
                 f"run {run + 1} {name}: cold {sample['cold']:.0f} ms, "
                 f"warm {sample['warm']:.0f} ms, offline {sample['offline']} "
-                f"({sample['boot'] or 'bare'})",
+                f"({sample['boot'] or 'bare'}; probe {sample['probe_mbit']} Mbit/s)",
                 file=sys.stderr,
             )
     return samples
@@ -525,17 +554,24 @@ def main() -> None:
     parser.add_argument("--gzip-host", action="store_true", help="the host offers no brotli")
     parser.add_argument("--port", type=int, default=0, help="the host's port (0: a free one)")
     parser.add_argument(
-        "--pages", help="a comma-separated subset of: " + ", ".join(PAGES) + " (bare always)"
+        "--pages",
+        help="a comma-separated subset of: "
+        + ", ".join([*PAGES, "snapshot-always", "before"])
+        + " (bare always; snapshot-always and before only when named)",
     )
+    parser.add_argument("--before", type=Path, help="another build's dist/: the page 'before'")
     args = parser.parse_args()
     pages = dict(PAGES, **({"http-gzip": HTTP_GZIP} if args.http_gzip else {}))
+    if args.before:
+        pages["before"] = BEFORE
     if args.pages:
         chosen = {"bare", *args.pages.split(",")}
-        pages = {name: path for name, path in pages.items() if name in chosen}
+        named = dict(pages, **{"snapshot-always": ALWAYS})
+        pages = {name: path for name, path in named.items() if name in chosen}
 
     with (
         served_site(
-            None, args.http_gzip, args.mbit, args.latency, args.gzip_host, args.port
+            None, args.http_gzip, args.mbit, args.latency, args.gzip_host, args.port, args.before
         ) as served,
         sync_playwright() as driver,
     ):

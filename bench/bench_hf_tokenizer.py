@@ -269,9 +269,9 @@ def reference_files() -> dict[str, tuple[str, object]]:
     """Every benchmarked tokenizer.json: {name: (its text, the tokenizers reference)}."""
     import tokenizers
 
-    from tests.browser.test_tokenizer_file import large_unigram_file
     from tests.core.token_references import TOKENIZER_JSON
     from tests.core.tokenizers.test_hf_tokenizer import FAMILIES, trained
+    from tests.page.input.test_tokenizer_file import large_unigram_file
 
     files = {}
     for family in FAMILIES:

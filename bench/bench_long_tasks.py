@@ -5,7 +5,7 @@
 
 The page built into a temporary folder (or, with --dist, a site already built, served
 on --port), headless Debian Chromium at 1,400 x 900. In each
-mode: ordinary prose (tests/browser/hostile.py's PROSE, 20,000 code points) and each of
+mode: ordinary prose (tests/page/typing/hostile.py's PROSE, 20,000 code points) and each of
 hostile.py's documents, pasted in one input event; everything after the paint (charts,
 damage, the comparison, evidence) waits to be done. hostile.py's probe logs every Python
 step of the page and a PerformanceObserver every long task (50 ms or more). Reported per
@@ -51,8 +51,8 @@ from playwright.sync_api import sync_playwright  # noqa: E402
 from chunker_py import MODES  # noqa: E402
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from sitebuild.serve import make_server  # noqa: E402
-from tests.browser.conftest import launch_app  # noqa: E402
-from tests.browser.hostile import HOSTILE, PROSE, probe, show  # noqa: E402
+from tests.page.conftest import launch_app  # noqa: E402
+from tests.page.typing.hostile import HOSTILE, PROSE, probe, show  # noqa: E402
 
 LIMIT_MS = 200
 FLOOR_MS = 50

@@ -654,6 +654,7 @@ def main() -> None:
     parser.add_argument(
         "--map", action="store_true", help="keep the Chunk map on screen while typing"
     )
+    parser.add_argument("--port", type=int, default=0, help="serve on this port (0: a free one)")
     args = parser.parse_args()
     global MAP_SHOWN
     MAP_SHOWN = args.map
@@ -683,7 +684,7 @@ def main() -> None:
     started = time.monotonic()
     results["variants"] = args.variant
     if args.compare:
-        with served_site(prepare) as served, sync_playwright() as driver:
+        with served_site(prepare, port=args.port) as served, sync_playwright() as driver:
             table = compare(
                 driver, served.url, text, cases, args.variant, args.compare, args.edits, args.warmup
             )
@@ -704,7 +705,7 @@ def main() -> None:
             )
         return
     results["settle_ms"] = args.settle
-    with served_site(prepare) as served, sync_playwright() as driver:
+    with served_site(prepare, port=args.port) as served, sync_playwright() as driver:
         if args.runs and not args.profile and not args.variant:
             samples = boot_runs(driver, served, args.runs, args.settle)
             results["boot"] = summarise(samples)

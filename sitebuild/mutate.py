@@ -102,9 +102,9 @@ MUTANTS = (
 # from elsewhere and take minutes); -x: one failure is enough to call a mutant killed.
 MUTATION_PYTEST = ["-m", "pytest", "tests/core", "-x", "-q", "-p", "no:cacheprovider"]
 MUTATION_PYTEST += ["-m", "not subprocess"]
-# what the copy leaves out: the core tests never read it (tests/browser and tests/build
+# what the copy leaves out: the core tests never read it (tests/page and tests/build
 # are not core tests)
-MUTATION_SKIP = [".git", "node_modules", "dist", "dist.tmp", ".cache", "vendor", "browser"]
+MUTATION_SKIP = [".git", "node_modules", "dist", "dist.tmp", ".cache", "vendor", "page"]
 MUTATION_SKIP += ["build", "__pycache__", ".hypothesis", ".pytest_cache", ".ruff_cache"]
 MUTATION_SKIP += [".mypy_cache"]
 

@@ -1,7 +1,7 @@
 """The page's Content-Security-Policy: in index.html's <meta> tag and sent as a header by
 the development server (sitebuild/serve.py) and the tests' servers."""
 
-# The strictest policy under which PyScript, Pyodide and Plotly run (tests/browser checks
+# The strictest policy under which PyScript, Pyodide and Plotly run (tests/page checks
 # that nothing is refused). Why each relaxation is there:
 #   script-src 'wasm-unsafe-eval'  Pyodide compiles pyodide.asm.wasm; no 'unsafe-eval' needed.
 #   style-src 'unsafe-inline'      PyScript's error banner and Plotly set inline styles and

@@ -70,7 +70,7 @@
     );
 
   firstResult.then(appArrived).then(idle).then(async () => {
-    performance.mark("ci:offline-register"); // tests/browser/test_first_visit.py reads it
+    performance.mark("ci:offline-register"); // tests/page/boot/test_first_visit.py reads it
     try {
       const registration = await navigator.serviceWorker.register(script.dataset.worker, {
         updateViaCache: "none",

@@ -8,21 +8,30 @@
 // rejection whose message says why there are none ("missing: HTTP 404", "not downloaded:
 // …", "corrupt: …", "first visit on a slow link: …").
 //
-// The snapshot costs bytes: ≈ 8 MB gzip, where the whole of a normal boot's runtime costs
+// The snapshot costs bytes: ≈ 7 MB gzip (its heap's free memory zeroed at build time:
+// sitebuild/snapshot_maker.mjs), where the whole of a normal boot's runtime costs
 // ≈ 4.5 MB. On a fast link it is still the quicker start (it saves seconds of Python start-up
 // for a fraction of a second of download), on a slow one the slower (10 Mbit/s: ≈ 6.5 s for
 // its bytes alone). So it is used when a cache holds it (a repeat visit: the service worker
 // stored it after the first result; or the browser's HTTP cache), or when the link measured
 // while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
-// least FAST_MBIT. Otherwise the page boots normally, and the service worker (offline.js
-// registers it after the first result) stores the snapshot for the next visit, inflated:
+// least FAST_MBIT; or when the page comes from this machine (localhost, 127.0.0.1, ::1):
+// a loopback link is fast, and no probe is taken there (it would wait for stdlib.zip
+// before asking for the snapshot, and on a busy machine it measured loopback slow).
+// Otherwise the page boots normally, and the service worker (offline.js registers it
+// after the first result) stores the snapshot for the next visit, inflated:
 // a repeat visit reads it straight from the worker's cache with nothing to inflate, and
 // checks its SHA-256 (index.html's data-snapshot-sha256) where the gzip's CRC checked it.
 (() => {
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
   const sha256 = script.dataset.snapshotSha256;
-  const FAST_MBIT = 25;
+  // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
+  // preloaded below, among them): the probe reads about half the link's speed
+  // (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
+  // The snapshot's extra ~7 MB cost less than the ~4 s of Python start-up they save from
+  // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
+  const FAST_MBIT = 15;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
   const report = (detail) => dispatchEvent(new CustomEvent("ci:boot", { detail }));
   const megabytes = (bytes) => (bytes / 1e6).toFixed(1);
@@ -181,9 +190,31 @@
       }, PROBE_WAIT_MS);
     });
 
-  // A page its service worker controls has the snapshot in that worker's cache.
-  const cached = attempt(navigator.serviceWorker?.controller ? "cache" : "cached-only");
-  globalThis.chunkInspectorSnapshot = cached
+  // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
+  // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
+  const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+  const loopback = LOOPBACK.includes(location.hostname);
+
+  // A first visit (no service worker controls the page) needs every byte of Pyodide's
+  // wasm, on either path; Pyodide asks for it only once it starts loading (on a slow link,
+  // after the probe below). A preload asks for it now, beside stdlib.zip: Pyodide's own
+  // request (same URL, same credentials mode) takes the preloaded response. Not on a
+  // repeat visit: the service worker's cache serves it there, and a preload on warm loads
+  // kept V8 from reusing its compiled wasm (see index.html). Nor on loopback: there the
+  // snapshot and with it the wasm are asked for at once anyway, and the preloaded 9.6 MB,
+  // delivered to the page's main thread, delayed PyScript's start by ~300 ms in a
+  // bench/bench_boot.py run on localhost (0.48× bare, 0.42× without it).
+  if (!loopback && !navigator.serviceWorker?.controller && script.dataset.wasm) {
+    const preload = document.createElement("link");
+    Object.assign(preload, { rel: "preload", as: "fetch", crossOrigin: "anonymous" });
+    preload.href = new URL(script.dataset.wasm, location.href).href;
+    document.head.append(preload);
+  }
+
+  // A page its service worker controls has the snapshot in that worker's cache; on
+  // loopback a plain request (the HTTP cache answers it when it can) is asked at once.
+  const first = navigator.serviceWorker?.controller ? "cache" : loopback ? "network" : "cached-only";
+  globalThis.chunkInspectorSnapshot = attempt(first)
     .catch(async (error) => {
       if (!error.message.startsWith("not cached")) throw error;
       const mbit = await linkSpeed();

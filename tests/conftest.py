@@ -55,7 +55,7 @@ class Request:
 class Server:
     """A running static server and what it was asked for."""
 
-    url: str  # "http://127.0.0.1:PORT/"
+    url: str  # "http://127.0.0.1:PORT/" (or the `host` it was started on)
     root: Path
     _log: list[Request] = field(default_factory=list)
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -85,10 +85,10 @@ def serve_dir() -> Iterator[Callable[..., Server]]:
 
     running = []
 
-    def start(root: Path, *, csp: str | None = CSP) -> Server:
+    def start(root: Path, *, csp: str | None = CSP, host: str = "127.0.0.1") -> Server:
         server = Server(url="", root=root)
-        httpd = make_server(root, 0, log=server.record, csp=csp)
-        server.url = f"http://127.0.0.1:{httpd.server_address[1]}/"
+        httpd = make_server(root, 0, log=server.record, host=host, csp=csp)
+        server.url = f"http://{host}:{httpd.server_address[1]}/"
         threading.Thread(target=httpd.serve_forever, daemon=True).start()
         running.append(httpd)
         return server

@@ -181,21 +181,34 @@ def _candidates(text: str, colons: bool) -> re.Pattern[str]:
 # the Greek and Armenian blocks: where ";" and ":" may be full stops (the letter before
 # them is then checked exactly)
 _GREEK_OR_ARMENIAN = re.compile("[\u0370-\u03ff\u1f00-\u1fff\u0530-\u058f]")
-# those blocks and Thai's in one scan: most texts have none, and on text beyond Latin-1 a
-# scan costs about 0.1 ms a page
-# (one range, from Greek to Greek Extended: a class of one range is tested several times
-# faster than one of several, and a character of the range between only costs the two
-# exact searches)
-_GREEK_ARMENIAN_OR_THAI = re.compile("[\u0370-\u1fff]")
-# Bytes other than 0x03-0x1f: the second byte of a UTF-32 code point in U+0300-U+1FFF
-_NOT_RARE_BYTE = bytes(b for b in range(256) if not 0x03 <= b <= 0x1F)
+# the second byte of the UTF-32 form of their code points, and of Thai's
+_GREEK_OR_ARMENIAN_BYTES = (b"\x03", b"\x05", b"\x1f")
+_THAI_BYTES = (b"\x0e",)
 
 
-def _none_rare(text: str) -> bool:
-    """Whether ``text`` surely has no code point of ``_GREEK_ARMENIAN_OR_THAI``: no second
-    byte of its UTF-32 form is 0x03-0x1f (bytes.translate is several times faster than
-    ``re`` on text beyond Latin-1; False only means "may have one")."""
-    return not text.encode("utf-32-le", "surrogatepass")[1::4].translate(None, _NOT_RARE_BYTE)
+def _first_of_block(seconds: bytes, marks: tuple[bytes, ...], start: int) -> int:
+    """Where a code point of the blocks whose UTF-32 second byte is one of ``marks`` may
+    first stand from ``start`` on (-1: nowhere), given ``seconds``, the second byte of
+    each code point of the text: one ``bytes.find`` (memchr) per mark rules a block out,
+    where a scan by ``re`` for a class costs about 0.1 ms a page beyond Latin-1."""
+    found = [at for mark in marks if (at := seconds.find(mark, start)) >= 0]
+    return min(found) if found else -1
+
+
+def _colon_stops(text: str, start: int, end: int) -> bool:
+    """Whether a ";" of the range follows a Greek letter or a ":" an Armenian one, as
+    ``_colon_is_a_stop`` checks them (none at ``start``: a paragraph's first character
+    ends nothing). Without one, ";" and ":" end no sentence and the terminator scan
+    leaves them out (a few dozen matches fewer a page of Markdown that names a Greek or
+    Armenian letter; ``str.find`` finds each colon far faster than a class would)."""
+    for colon, letters in ((";", _GREEK_CHAR), (":", _ARMENIAN_CHAR)):
+        at = text.find(colon, start + 1, end)
+        while at >= 0:
+            before = text[at - 1]
+            if before > "\u036f" and letters.has(before):  # (no letter of theirs before U+0370)
+                return True
+            at = text.find(colon, at + 1, end)
+    return False
 
 
 _UNCONDITIONAL_SET = frozenset(_UNCONDITIONAL)
@@ -237,6 +250,7 @@ _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
 _LIST_REACH = 2000  # how far an inline list's items may stand from its second one
 # A second list marker after a space or tab: "2.", "b)", "ii.)" (then white space).
 _SECOND_NEEDLES = tuple(f"{value}{tail}" for value in ("2", "b", "ii") for tail in ".)")
+_SECOND_BUDGET = 800  # dots and brackets looked at one by one before the needles' scans
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
 _STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
 # A word for the word lists: up to white space or punctuation.
@@ -578,26 +592,31 @@ def sentence_spans(
         language = detect_language(text)
     rules = _rules(language, tuple(abbreviations))
     ascii_only = text.isascii()  # known to CPython without a scan
-    rare = (
-        None if ascii_only or _none_rare(text) else _GREEK_ARMENIAN_OR_THAI.search(text, start, end)
-    )
-    colons = rare is not None and bool(_GREEK_OR_ARMENIAN.search(text, rare.start(), end))
-    thai = rare is not None and bool(_THAI_SPACE.search(text, rare.start(), end))
+    colons = thai = False
+    if not ascii_only:
+        # the second byte of each code point's UTF-32 form (one per code point)
+        seconds = text.encode("utf-32-le", "surrogatepass")[1::4]
+        at = _first_of_block(seconds, _GREEK_OR_ARMENIAN_BYTES, start)
+        colons = at >= 0 and bool(_GREEK_OR_ARMENIAN.search(text, at, end))
+        at = _first_of_block(seconds, _THAI_BYTES, start)
+        thai = at >= 0 and bool(_THAI_SPACE.search(text, at, end))
+    # the colons that may end a sentence (the fast path is still left on ``colons``)
+    colon_stops = colons and _colon_stops(text, start, end)
     forced = _forced_starts(text, start, end, ascii_only, thai)
     breaks = _paragraph_breaks(text, start, end)
     fast = None
     if language in _FAST_LANGUAGES and not (ascii_only or colons or thai):
         fast = _fast_sentences(text)
-    pairs = None if fast else _pairs(text, start, end, bool(breaks))
-    candidates = None if fast else _candidates(text, colons)
+    pairs = None if fast else _pairs(text, start, end, breaks)
+    candidates = None if fast else _candidates(text, colon_stops)
     out: Spans = []
     position = start
     for first, last in (*breaks, (end, end)):
         if not fast or not _fast_paragraph(text, position, first, fast, forced, out):
             if pairs is None:
-                pairs = _pairs(text, start, end, bool(breaks))
+                pairs = _pairs(text, start, end, breaks)
             if candidates is None:
-                candidates = _candidates(text, colons)
+                candidates = _candidates(text, colon_stops)
             _paragraph(text, position, first, rules, candidates, forced, pairs, out)
         position = last
     return out
@@ -641,8 +660,13 @@ def _paragraph(
     letters = _ASCII_LETTER_STRING
     special = rules.special
     no_end = _NO_END_AFTER_DOT
+    shortcuts = _SHORTCUTS
     for match in candidates.finditer(text, start, end):
         first, stop = match.span()
+        if shortcuts and stop < end and text[stop] in no_end and text[first] not in unconditional:
+            # "chunker_py.text", "3.14", "(x.y)": no end without a space (what _latin_end
+            # returns first); the forced starts and pairs passed are taken by the next run
+            continue
         while next_forced <= first:
             _add_trimmed(text, begin, next_forced, out)
             begin = next_forced
@@ -667,9 +691,11 @@ def _paragraph(
                     continue
         elif lead in ";;:" and not _colon_is_a_stop(text, first, start, lead):
             continue
+        elif not shortcuts:
+            cut = _latin_end(text, match, begin, end, rules)
         elif (
-            stop == first + 1
-            and lead == "."
+            lead == "."
+            and match.end(1) == first + 1
             # mutation: equivalent >= -> > — a narrower fast path: _latin_end cuts the same
             # mutation: equivalent 12 -> 13 — the same (the branch's comment below)
             and first - begin >= 12
@@ -681,13 +707,18 @@ def _paragraph(
             # (what _latin_end finds too, in a tenth of the time: with this branch off, or
             # narrowed as the markers above, the cuts are the same, only slower; 20,005
             # texts in auto, en and de, 57,213 times through it, found no difference)
-            word = text[max(begin, first - _TOKEN_LIMIT) : first].rsplit(None, 1)[-1]
-            if len(word) > 1 and not word.strip(letters) and word.lower() not in special:
-                cut = stop
+            if stop > first + 1:
+                cut = stop  # closers after the dot ("(See above.) Next"): _latin_end's end too
             else:
-                cut = _latin_end(text, match, begin, end, rules)
-        elif stop < end and text[stop] in no_end:
-            continue  # "chunker_py.text", "3.14": what _latin_end returns first, without the call
+                word = text[max(begin, first - _TOKEN_LIMIT) : first].rsplit(None, 1)[-1]
+                if len(word) > 1 and not word.strip(letters) and word.lower() not in special:
+                    cut = stop
+                elif not text[first - 1].isspace() and _plain_token(word, special):
+                    cut = stop  # "chunks). Light", "`chromium`). CI"
+                else:
+                    cut = _latin_end(text, match, begin, end, rules)
+        elif stop == end:
+            cut = stop  # at the paragraph's end (what _latin_end returns then, without the call)
         else:
             cut = _latin_end(text, match, begin, end, rules)
         if cut:
@@ -699,6 +730,28 @@ def _paragraph(
         f += 1
         next_forced = forced[f] if f < len(forced) and forced[f] < end else end
     _add_trimmed(text, begin, end, out)
+
+
+# Shortcuts of ``_paragraph`` for the usual Latin cases, each what ``_latin_end`` says
+# there without the call (off: every Latin run asks it; the sentences are the same).
+_SHORTCUTS = True
+
+
+def _plain_token(token: str, special: frozenset[str]) -> bool:
+    """Whether a lone dot after ``token`` (the text's run of non-space characters right
+    before it), before white space and a capital, surely ends a sentence: the word that
+    ``_word_before`` takes from it has two or more characters, no dot and no apostrophe,
+    does not start with a digit and is none of the words that need a second look
+    (``_period_ends`` then says True in every branch)."""
+    word = token.lstrip(_OPENERS)
+    return (
+        len(word) > 1
+        and "." not in word
+        and "'" not in word
+        and "’" not in word
+        and not _DIGIT_CHAR.has(word[0])
+        and word.lower() not in special
+    )
 
 
 # ------------------------------------------------------------------ fast path
@@ -838,9 +891,9 @@ def _colon_is_a_stop(text: str, first: int, start: int, lead: str) -> bool:
     return bool((_ARMENIAN_CHAR if lead == ":" else _GREEK_CHAR).match(text, first - 1))
 
 
-def _pairs(text: str, start: int, end: int, breaks: bool) -> list[tuple[int, int]]:
+def _pairs(text: str, start: int, end: int, breaks: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Quotations and bracketed passages of the range that hold no blank line, outermost
-    only, in order (``breaks``: whether the range has a blank line at all)."""
+    only, in order (``breaks``: the range's blank-line runs, ``_paragraph_breaks``)."""
     found: list[tuple[int, int]] = []
     for opener, pattern in _PAIRS:
         if not _present(text, opener):
@@ -868,11 +921,24 @@ def _pairs(text: str, start: int, end: int, breaks: bool) -> list[tuple[int, int
         return []
     found.sort()
     out: list[tuple[int, int]] = []
+    # A pair holds a blank line when a blank-line run of the range starts inside it: a
+    # pair starts and ends with a character that is not white space, so a blank line
+    # inside it lies in a run of white space inside it too, and ``_paragraph_breaks``
+    # finds a blank line in each run that has one (one bisection, not a search a pair).
+    # (the pairs come in order: the next run's start is walked to, not searched for)
+    starts = [first for first, _last in breaks]
+    starts.append(_NO_PAIR[0])
+    i = 0
+    reach = 0  # where the last pair kept ends
     for pair in found:
-        if out and pair[0] < out[-1][1]:
+        opened, closed = pair
+        if opened < reach:
             continue  # inside (or across) the one before
-        if not breaks or not _PARAGRAPH_BREAK.search(text, pair[0], pair[1]):
+        while starts[i] < opened:
+            i += 1
+        if starts[i] >= closed:
             out.append(pair)
+            reach = closed
     return out
 
 
@@ -919,18 +985,9 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
     line items). A cheap scan, so the full one runs only there."""
     windows: list[tuple[int, int]] = []
-    hits: list[int] = []
-    for needle in _SECOND_NEEDLES:  # str.find: far faster than a pattern beyond Latin-1
-        if not _present(text, needle):
-            continue
-        at = text.find(needle, start + 1, end)
-        while at >= 0:
-            tail = at + len(needle)
-            if tail < end and text[tail] == ")":
-                tail += 1  # "ii.)", "2))"
-            if tail < end and text[tail].isspace() and text[at - 1] in " \t":
-                hits.append(at)
-            at = text.find(needle, at + 1, end)
+    hits = _second_markers(text, start, end)
+    if hits is None:
+        hits = _second_markers_by_needle(text, start, end)
     for at in sorted(hits):
         first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
         if windows and first <= windows[-1][1]:
@@ -940,20 +997,98 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     return windows
 
 
+def _marker_stands(text: str, at: int, after: int, end: int) -> bool:
+    """Whether the marker whose value starts at ``at`` and whose dot or bracket ends
+    before ``after`` stands alone: a space or tab before it, a space after it (past one
+    more ``)``: "ii.)", "2))")."""
+    if after < end and text[after] == ")":
+        after += 1
+    return after < end and text[after].isspace() and text[at - 1] in " \t"
+
+
+def _second_markers(text: str, start: int, end: int) -> list[int] | None:
+    """Where each second list marker's value starts, found from the dots and brackets
+    of the range: one ``str.find`` of a character (memchr) jumps to each, several times
+    faster than the six two-character needles' scans when they are a few hundred a page
+    (None: more than ``_SECOND_BUDGET`` of them, left to those scans)."""
+    hits: list[int] = []
+    looked = 0
+    for tail in ".)":
+        dot = text.find(tail, start + 2, end)
+        while dot >= 0:
+            looked += 1
+            if looked > _SECOND_BUDGET:
+                return None
+            value = text[dot - 1]
+            if value == "2" or value == "b":
+                at = dot - 1
+            elif value == "i" and text[dot - 2] == "i" and dot - 2 > start:
+                at = dot - 2
+            else:
+                dot = text.find(tail, dot + 1, end)
+                continue
+            if _marker_stands(text, at, dot + 1, end):
+                hits.append(at)
+            dot = text.find(tail, dot + 1, end)
+    return hits
+
+
+def _second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
+    """``_second_markers`` for a range of many dots and brackets: a scan per needle."""
+    hits: list[int] = []
+    for needle in _SECOND_NEEDLES:  # str.find: far faster than a pattern beyond Latin-1
+        if not _present(text, needle):
+            continue
+        at = text.find(needle, start + 1, end)
+        while at >= 0:
+            if _marker_stands(text, at, at + len(needle), end):
+                hits.append(at)
+            at = text.find(needle, at + 1, end)
+    return hits
+
+
 Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
 
 
 def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
     """The list markers in ``[first, last)`` of the range that begins at ``start``."""
     found: list[Marker] = []
-    for tail in _MARKER_TAIL.finditer(text, first, last):
-        at = tail.start()
+    for at, stop in _marker_tails(text, first, last):
         if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
             continue  # "word." : a value of two or more characters is digits or roman
         value = _MARKER_VALUE.search(text, max(start, at - 4), at)
         if value:
-            found.append((value.start(1), value.group(1), tail.group()))
+            found.append((value.start(1), value.group(1), text[at:stop]))
     return found
+
+
+def _marker_tails(text: str, first: int, last: int) -> list[tuple[int, int]]:
+    """The spans ``_MARKER_TAIL.finditer(text, first, last)`` gives (". ", ") ", ".) "
+    before white space), found by ``str.find`` of "." and ")": it jumps to each (memchr),
+    where ``re`` tests every character against the class (the pattern takes a range of
+    more than ``_SECOND_BUDGET`` of them)."""
+    out: list[tuple[int, int]] = []
+    dot = text.find(".", first, last)
+    bracket = text.find(")", first, last)
+    looked = 0
+    while dot >= 0 or bracket >= 0:
+        looked += 1
+        if looked > _SECOND_BUDGET:
+            return [m.span() for m in _MARKER_TAIL.finditer(text, first, last)]
+        at = dot if bracket < 0 or 0 <= dot < bracket else bracket
+        after = at + 1
+        following = at + 1  # where the next tail may start
+        if after < last and text[after] == ")":
+            if after + 1 < last and text[after + 1].isspace():
+                out.append((at, after + 1))
+                following = after + 1
+        elif after < last and text[after].isspace():
+            out.append((at, after))
+        if 0 <= dot < following:
+            dot = text.find(".", following, last)
+        if 0 <= bracket < following:
+            bracket = text.find(")", following, last)
+    return out
 
 
 def _marker_value(value: str) -> tuple[str, int]:

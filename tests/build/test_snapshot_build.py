@@ -1,6 +1,6 @@
 """The start-up snapshot as the build makes it, and the split of the page's Python into
 lib.zip (what the snapshot holds) and app.zip (the rest). The page booting from it, and
-falling back when it is unusable, is tests/browser/test_snapshot.py."""
+falling back when it is unusable, is tests/page/boot/test_snapshot.py."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import zipfile
 
 from sitebuild.bundle import python_bundle, reproducible_zip, top_level_modules
 from sitebuild.npm import npm_package, pyodide_python_version
+from sitebuild.paths import CACHE
 from sitebuild.snapshot import (
     SNAPSHOT_LAZY,
     only_lazy_modules_and_data,
@@ -38,6 +39,40 @@ def snapshot_build_id(raw: bytes) -> str:
 def test_build_makes_a_snapshot_for_the_vendored_pyodide(site) -> None:
     raw = gzip.decompress((site.root / site.snapshot).read_bytes())
     assert snapshot_build_id(raw) == pyodide_build_id()
+
+
+def free_chunk_bytes(heap: bytes, base: int, end: int) -> tuple[int, int]:
+    """Walk dlmalloc's chunks in a wasm heap from ``base`` (each chunk's second word is its
+    size, bit 1 set while in use) to ``end``, the break; return how many chunks are free and
+    how many bytes of those chunks, past their bin links, are not zero."""
+    free = stale = 0
+    chunk = base
+    while chunk < end:
+        head = int.from_bytes(heap[chunk + 4 : chunk + 8], "little")
+        size = head & ~7
+        assert size >= 16 and chunk + size <= end, f"no chunk at {chunk}"
+        if not head & 2:
+            free += 1
+            body = heap[chunk + (32 if size >= 256 else 16) : chunk + size]
+            stale += len(body) - body.count(0)
+        chunk += size
+    return free, stale
+
+
+def test_the_snapshot_ships_its_heap_s_free_memory_as_zeros(site) -> None:
+    """Issue 21: free malloc chunks kept the bytes they last held, ~1 MB of the gzip; the
+    maker zeroes them. The walk over the shipped heap must land on the break the maker
+    reported, past thousands of free chunks, none of them holding a non-zero byte."""
+    path = site.root / site.snapshot
+    raw = gzip.decompress(path.read_bytes())
+    heap = raw[int.from_bytes(raw[4:8], "little") :]  # Pyodide's header is its second word
+    key = path.name.removeprefix("snapshot-").split(".")[0]
+    report = json.loads((CACHE / "snapshots" / f"snapshot-{key}.json").read_text("utf-8"))
+    cleared = report["cleared"]
+    assert "skipped" not in cleared, cleared
+    free, stale = free_chunk_bytes(heap, cleared["heapBase"], cleared["heapEnd"])
+    assert free > 1000
+    assert stale == 0
 
 
 def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(site) -> None:

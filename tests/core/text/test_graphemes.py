@@ -1,7 +1,7 @@
 """Grapheme cluster boundaries (UAX #29, Unicode 18): hand-checked cases, the generated
 table against its source, and every position of generated text against wcwidth's own
 segmenter (an independent implementation over the same data). The browser's
-``Intl.Segmenter`` is compared in tests/browser/test_grapheme_segmenter.py."""
+``Intl.Segmenter`` is compared in tests/page/panels/test_grapheme_segmenter.py."""
 
 from __future__ import annotations
 

@@ -1,0 +1,152 @@
+"""The segmenter's shortcuts find what the full rules find: each one skips work only
+where it can prove the outcome, so switching it off (or doing the work it skips) must
+give the same sentences, for any text of the characters it looks at (Hypothesis).
+
+- ``_paragraph``'s Latin shortcuts (". " before a capital, closers after the dot, a
+  plain token before it, the paragraph's end, no end without a space) against
+  ``_latin_end`` on every run (``_SHORTCUTS`` off);
+- the colon check: a text whose ";" and ":" follow no Greek or Armenian letter leaves
+  them out of the terminator scan;
+- the blank-line test of quotation and bracket pairs by bisection over the blank-line
+  runs, against a search for a blank line inside each pair;
+- the second list markers found from each dot and bracket, against the needles' scans,
+  and the list markers' tails found the same way, against their pattern.
+"""
+
+# ruff: noqa: RUF001  (look-alike characters on purpose)
+
+from __future__ import annotations
+
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
+
+from chunker_py.text import segmenter
+
+# Pieces of Latin sentences: words long enough for the shortcuts (12 characters before
+# the run), tokens before a dot that need a second look or not, runs, and what follows.
+LATIN = st.sampled_from(
+    [
+        *["Some words before ", "and then more of it ", "\n", "\n\n", " ", "\t", "\u00a0"],
+        *["chunks)", "`code`)", "(see", "**bold**", "x.py", "U.S", "e.g", "Ph.D", "l'Ing", "l’Dr"],
+        *["Dr", "No", "St", "Main St", "vs", "etc", "ft", "3", "12", "am 12", "der 2", "a"],
+        *[". ", ".\n", "). ", "`). ", ")", ".", "? ", "! ", "...", ". . . ", "… ", "!? "],
+        *["I ", "II ", "The ", "Tom ", "Jan ", "Oktober ", "Weltkrieg ", "5 ", "a ", "(", '"'],
+        *["'", "’", "«", "“", "- ", "1. ", "a) ", "[1] ", ".Today ", ",", ";", ":", "。", "！x"],
+    ]
+)
+COLONS = st.sampled_from(
+    [*"aΣ;;:։Աբ Ω\n.?", "\u2126", "\u1d26", "\uab65", "\ufb13", "Τι", "Բարև", "x:", "y;"]
+)
+PAIRS = st.sampled_from([*'"“”„«»()[]（）「」『』 a.\n\r\t\u2028\x0b', "\r\n", "\n \n", 'ד"ר'])
+MARKERS = st.sampled_from([*" \t\n.)ab2ix", "2.", "2)", "b.", "b)", "ii.", "ii)", "1. ", "a) "])
+
+
+def shortcuts_off(text: str, language: str) -> list[tuple[int, int]]:
+    try:
+        segmenter._SHORTCUTS = False
+        return segmenter.sentence_spans(text, language=language)
+    finally:
+        segmenter._SHORTCUTS = True
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LATIN, max_size=50).map("".join), st.sampled_from(["en", "de", "auto"]))
+@example("The same\nchunks). Light and more words here.", "en")
+@example("Install it with `pip install chromium`). CI runs it.", "en")
+@example("Words before l'Ing. Then more text.", "fr")
+@example("Some words before x.py. I went", "en")
+@example("Some words before am 12. Oktober ", "de")
+@example("Some words before Dr. Tom went", "en")
+@example("Some words before it。x and more", "en")  # "。" ends one before anything
+@example("Some words before l’Dr. Tom went", "fr")
+@example("A sentence that ends here (see 12). Next", "en")
+@example("Some more words for the test of e.g. This", "en")
+def test_latin_shortcuts_cut_where_latin_end_does(text: str, language: str) -> None:
+    assert segmenter.sentence_spans(text, language=language) == shortcuts_off(text, language)
+
+
+def every_colon_looked_at(text: str) -> list[tuple[int, int]]:
+    original = segmenter._colon_stops
+    try:
+        segmenter._colon_stops = lambda *_args: True  # type: ignore[assignment]
+        return segmenter.sentence_spans(text)
+    finally:
+        segmenter._colon_stops = original
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(COLONS, max_size=40).map("".join))
+@example("Τι; Ναι")  # the Greek question mark
+@example("Բարև: Ինչ")  # the colon typed for the Armenian full stop
+@example("\u2126; More, and a Greek letter: α")  # U+2126 is Greek, outside the blocks
+@example("\ufb13: Then ։ Armenian")  # so is U+FB13 (Armenian)
+def test_colon_check_leaves_out_only_colons_that_end_nothing(text: str) -> None:
+    assert segmenter.sentence_spans(text) == every_colon_looked_at(text)
+
+
+def pairs_by_search(text: str) -> list[tuple[int, int]]:
+    """The pairs as the rule states them: every match of the pair patterns, the
+    outermost ones kept when no blank line is found inside."""
+    found = sorted(
+        m.span() for _opener, pattern in segmenter._PAIRS for m in pattern.finditer(text)
+    )
+    out: list[tuple[int, int]] = []
+    for a, b in found:
+        if out and a < out[-1][1]:
+            continue
+        if not segmenter._PARAGRAPH_BREAK.search(text, a, b):
+            out.append((a, b))
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(PAIRS, max_size=60).map("".join))
+@example('"a\n\nb" (c)')
+@example('( a\r\n\r\n b ) "x"')
+@example("(a\n\u2028\nb)")
+def test_pairs_hold_no_blank_line(text: str) -> None:
+    breaks = segmenter._paragraph_breaks(text, 0, len(text))
+    assert segmenter._pairs(text, 0, len(text), breaks) == pairs_by_search(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(MARKERS, max_size=60).map("".join), st.integers(0, 5), st.integers(0, 5))
+@example("x 2. y", 0, 0)
+@example("ii.) b) 2))\t2.\n", 0, 0)
+@example(" ii. 2.", 1, 0)
+def test_second_markers_from_dots_are_the_needles(text: str, cut_start: int, cut_end: int) -> None:
+    start, end = min(cut_start, len(text)), max(0, len(text) - cut_end)
+    end = max(start, end)
+    by_dots = segmenter._second_markers(text, start, end)
+    assert by_dots is not None
+    assert sorted(by_dots) == sorted(segmenter._second_markers_by_needle(text, start, end))
+
+
+def test_many_dots_leave_the_second_markers_to_the_needles() -> None:
+    text = "." * (segmenter._SECOND_BUDGET + 5) + " 2. x"
+    assert segmenter._second_markers(text, 0, len(text)) is None
+    at = text.index("2.")
+    assert segmenter._inline_list_windows(text, 0, len(text)) == [
+        (max(0, at - segmenter._LIST_REACH), len(text))
+    ]
+
+
+TAILS = st.sampled_from([*" \t\n\u00a0\u2028.)a1", ".)", "))", ". ", ") ", ".) "])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(TAILS, max_size=60).map("".join), st.integers(0, 5), st.integers(0, 5))
+@example("a.) b)) c. d)", 0, 0)
+@example("x.)", 0, 1)
+def test_marker_tails_are_the_patterns(text: str, cut_first: int, cut_last: int) -> None:
+    first, last = min(cut_first, len(text)), max(0, len(text) - cut_last)
+    last = max(first, last)
+    expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text, first, last)]
+    assert segmenter._marker_tails(text, first, last) == expected
+
+
+def test_many_dots_leave_the_tails_to_the_pattern() -> None:
+    text = ". ) .) " * segmenter._SECOND_BUDGET + "x.) y"
+    expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text)]
+    assert len(expected) > segmenter._SECOND_BUDGET
+    assert segmenter._marker_tails(text, 0, len(text)) == expected

@@ -1,0 +1,218 @@
+"""The first visit's bytes (issue 21): the page's standard library is stdlib.zip, limited to
+what it imports, with the whole one fetched only for a module outside it; and a first visit
+over a slow link boots without the start-up snapshot, which the service worker stores for the
+next visit.
+
+A slow link is DevTools' network throttling of the page (the service worker's own downloads
+are not throttled). No timing is asserted: the page's choice is read from #app's data-boot
+and data-boot-reason, the bytes from its requests.
+"""
+
+from __future__ import annotations
+
+import io
+import zipfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from chunker_py import Settings, analyse
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
+FULL_STDLIB = "/python_stdlib.zip"
+OFFLINE_TIMEOUT_MS = 240_000
+
+
+def stdlib_members(site) -> set[str]:
+    with zipfile.ZipFile(io.BytesIO((site.root / site.build / "stdlib.zip").read_bytes())) as z:
+        return set(z.namelist())
+
+
+def throttle(app, mbit: float) -> None:
+    session = app.page.context.new_cdp_session(app.page)
+    session.send("Network.enable")
+    session.send(
+        "Network.emulateNetworkConditions",
+        {
+            "offline": False,
+            "latency": 40,
+            "downloadThroughput": mbit * 1e6 / 8,
+            "uploadThroughput": mbit * 1e6 / 8,
+        },
+    )
+
+
+@pytest.mark.parametrize("boot", ["snapshot", "full"])
+def test_a_module_outside_stdlib_zip_brings_the_whole_standard_library(
+    boot: str, site, copy_site, serve_dir, new_app
+) -> None:
+    # colorsys is in Pyodide's standard library and nothing of the page imports it
+    assert "colorsys.py" not in stdlib_members(site)
+    root = site.root
+    if boot == "full":
+        root = copy_site()
+        (root / site.snapshot).unlink()
+    app = new_app(serve_dir(root).url).open().wait_ready()
+    assert app.page.get_attribute("#app", "data-boot") == boot
+    assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # the sample's boot and first result needed nothing outside stdlib.zip
+    misses = "import sys; [f.misses for f in sys.meta_path if hasattr(f, 'misses')]"
+    assert app.python(misses) == [[]]
+    assert not [u for u in app.requests if u.endswith(FULL_STDLIB)]
+    assert [u for u in app.requests if u.endswith(f"{site.build}/stdlib.zip")]
+    assert app.python("import colorsys\ncolorsys.rgb_to_hsv(0.0, 0.0, 1.0)") == [2 / 3, 1.0, 1.0]
+    assert len([u for u in app.requests if u.endswith(FULL_STDLIB)]) == 1
+    # a module no standard library has still fails as usual, and fetches nothing more
+    missing = "try:\n    import no_such_module_here\nexcept ImportError as e:\n    r = e.name\nr"
+    assert app.python(missing) == "no_such_module_here"
+    assert app.python(misses) == [["colorsys"]]
+    assert len([u for u in app.requests if u.endswith(FULL_STDLIB)]) == 1
+
+
+# The link probe (snapshot.js) reads stdlib.zip's timing entry: this makes it say that the
+# file's bytes took 10 s to arrive (well under 1 Mbit/s), whatever the link really is.
+SLOW_LINK = """(() => {
+  const byName = Performance.prototype.getEntriesByName;
+  Performance.prototype.getEntriesByName = function (name, ...rest) {
+    const entries = byName.call(this, name, ...rest);
+    if (!String(name).endsWith("/stdlib.zip")) return entries;
+    return entries.map((e) => e.responseEnd > 0
+      ? Object.assign(e.toJSON(), { responseStart: e.responseEnd - 10000 }) : e);
+  };
+})();"""
+
+# Not loopback for snapshot.js, so it measures the link (any 127.x address reaches this
+# machine; Chromium treats them all as secure, so the service worker runs there too).
+PROBED_HOST = "127.0.0.2"
+
+
+@pytest.fixture(scope="module")
+def probed_server(site, serve_dir):
+    """The built site on PROBED_HOST: a host whose link snapshot.js measures."""
+    return serve_dir(site.root, host=PROBED_HOST)
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", PROBED_HOST])
+def test_a_first_visit_from_this_machine_is_a_fast_link_without_a_probe(
+    host: str, site, serve_dir, new_app
+) -> None:
+    """On localhost and 127.0.0.1 snapshot.js asks for the snapshot at once, with no probe:
+    a link measured slow there (a busy machine) does not change its choice. Any other host,
+    127.0.0.2 included, is measured, and the same slow measure sends it the slow link's way."""
+    served = serve_dir(site.root, host=PROBED_HOST if host == PROBED_HOST else "127.0.0.1")
+    app = new_app(served.url.replace("127.0.0.1", host))
+    app.page.context.add_init_script(script=SLOW_LINK)
+    app.open().wait_ready()
+    page = app.page
+    measured = page.evaluate("() => performance.getEntriesByName('ci:link-measured').length")
+    boot = page.get_attribute("#app", "data-boot")
+    reason = page.get_attribute("#app", "data-boot-reason") or ""
+    if host == PROBED_HOST:
+        assert (boot, measured) == ("full", 1)
+        assert reason.startswith("first visit on a slow link (0."), reason
+    else:
+        assert (boot, measured, reason) == ("snapshot", 0, "")
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+@pytest.mark.page_errors_expected  # the first boot's warning that it did not use the snapshot
+def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_it(
+    site, probed_server, new_app
+) -> None:
+    app = new_app(probed_server.url)  # the throttled link, as snapshot.js measures it
+    finished: list[tuple[str, float]] = []  # downloads that arrived (url, start, ms since 1970)
+    app.page.on("requestfinished", lambda r: finished.append((r.url, r.timing["startTime"])))
+    throttle(app, 5)
+    app.open().wait_ready()
+    page = app.page
+    assert page.get_attribute("#app", "data-boot") == "full"
+    reason = page.get_attribute("#app", "data-boot-reason") or ""
+    assert reason.startswith("first visit on a slow link ("), reason
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # the page's first result (the app's first paint: the mark benchmarks report too)
+    ready_at = page.evaluate("() => performance.getEntriesByName('ci:app-started')[0].startTime")
+    ready_epoch = page.evaluate("() => performance.timeOrigin") + ready_at
+    # before the first result: the page downloaded neither the snapshot nor the whole
+    # standard library (a worker's fetches are in the page's requests, not its timeline)
+    early = page.evaluate(
+        """(t) => performance.getEntriesByType('resource')
+            .filter((e) => e.startTime < t).map((e) => e.name)""",
+        ready_at,
+    )
+    assert not [u for u in early if "/snapshot-" in u or u.endswith(FULL_STDLIB)]
+    # the tokenizers (app.zip) come after the first result on this path too; lib.zip before
+    assert not [u for u in early if u.endswith("/app.zip")], page.evaluate(
+        """() => [performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]),
+        performance.getEntriesByType('resource').filter((e) => e.name.endsWith('app.zip'))
+        .map((e) => [e.initiatorType, e.startTime])]"""
+    )
+    assert [u for u in early if u.endswith(f"{site.build}/lib.zip")]
+    # nor did snapshot.js's worker: its look into the caches found nothing (a failed
+    # request), and it asked for nothing more
+    assert not [u for u, start in finished if "/snapshot-" in u and start < ready_epoch]
+    # the service worker stores the build (the snapshot with it) after the first result
+    page.wait_for_selector('#offline-status[data-offline="ready"]', timeout=OFFLINE_TIMEOUT_MS)
+    cached = page.evaluate(
+        """async (name) => !!(await caches.match(new URL(name, location.href).href))""",
+        site.snapshot,
+    )
+    assert cached
+    # and the worker started only once app.zip (downloaded after the first result) was in
+    registered, app_zip_end = page.evaluate(
+        """() => [performance.getEntriesByName('ci:offline-register')[0].startTime,
+        performance.getEntriesByType('resource').find((e) => e.name.endsWith('/app.zip'))
+        .responseEnd]"""
+    )
+    assert registered >= app_zip_end
+    # the next visit, over the same slow link, boots from the snapshot the worker kept
+    page.reload()
+    app.wait_ready()
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+@pytest.mark.page_errors_expected  # the browser logs the 404
+def test_a_missing_app_zip_without_a_link_says_what_is_missing_without_a_bug_report(
+    site, copy_site, serve_dir, new_app
+) -> None:
+    """Without a settings link the first result needs no tokenizer; app.zip comes after it.
+    When it cannot be loaded, the token figures and the readiness panel say which file is
+    missing (no bug report, no error box), the result stays and the page keeps splitting."""
+    broken = copy_site()
+    (broken / site.build / "app.zip").unlink()
+    app = new_app(serve_dir(broken).url).open()
+    assert app.wait_settled() == "ready", (
+        app.page.text_content("#readiness"),
+        app.page.text_content("#boot-status"),
+        [m.text for m in app.console][-15:],
+    )
+    page = app.page
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    missing = f"{site.build}/app.zip (the tokenizers' code and data) failed to load (HTTP 404)"
+    expected = f"(unavailable: {missing})"
+    page.wait_for_function(
+        "(t) => document.getElementById('tokens-status').textContent === t", arg=expected
+    )
+    assert [page.text_content(f"#tokens-{k}") for k in ("smallest", "average", "largest")] == [
+        "—"
+    ] * 3
+    # the sample's Evidence check needs them too: the readiness panel names the file,
+    # without a bug report, and the result stays
+    expect(page.locator("#readiness")).to_have_attribute("data-status", "unavailable")
+    assert missing in (page.text_content("#readiness-message") or "")
+    assert "Bug" not in (page.text_content("#readiness") or "")
+    assert page.is_hidden("#boot-status")
+    assert app.state() == "ready"
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # splitting still works; the work after it that needs the tokenizers (the sample's
+    # Evidence check) says the same again, not a bug report
+    app.settle(lambda: app.fill("Chunk size", "120"))
+    at_120 = analyse(SAMPLE, Settings(chunk_size=120)).count
+    assert page.text_content("#figure-chunks") == f"{at_120:,}"
+    expect(page.locator("#readiness")).to_have_attribute("data-status", "unavailable")
+    message = page.text_content("#readiness-message") or ""
+    assert missing in message and "Bug" not in message
+    assert page.is_hidden("#boot-status")

@@ -1,0 +1,265 @@
+"""The start-up snapshot: the page boots from it, and boots normally (and says so) when the
+snapshot is missing, corrupt, refused by Pyodide or made for other code.
+
+Each fallback case serves a copy of the built site with the snapshot broken in one way.
+The page reports its path on #app (data-boot, data-boot-reason) and in the footer; the
+figures it then shows are checked against chunker_py run here, so a fallback that boots
+but computes nothing (or from the wrong code) fails. No timing is asserted. The build's
+side (the snapshot's key and Pyodide build, the lib.zip / app.zip split) is
+tests/build/test_snapshot_build.py.
+"""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+import chunker_py
+from chunker_py import Settings, analyse
+from sitebuild.policy import CSP
+from sitebuild.site import Site
+
+# they provoke console errors on purpose (refused, stale or corrupt snapshots)
+pytestmark = pytest.mark.page_errors_expected
+
+ROOT = Path(__file__).resolve().parents[3]
+SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
+
+
+def snapshot_file(root: Path, site: Site) -> Path:
+    """The snapshot in `root`, the built site or a copy of it."""
+    return root / site.snapshot
+
+
+def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
+    page = app.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.get_attribute("#app", "data-boot-reason") is None
+    assert "started from the start-up snapshot" in (page.text_content("footer") or "")
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # snapshot.js's worker downloaded it, not the page's main thread
+    assert not [url for url in fetched_by_the_page(page) if "/snapshot-" in url]
+
+
+def test_pyodide_compiles_while_the_snapshot_arrives_and_reads_it_whole(new_app) -> None:
+    """interpreter.js hands Pyodide a stand-in of the snapshot's size as soon as its bytes
+    are on their way, so the wasm compiles meanwhile; the stand-in is pointed at the bytes
+    before Pyodide reads its memory (the fsInit hook it awaits first). The marks show that
+    order; the figures, computed by the restored Python, show the heap was whole."""
+    page = new_app().open().wait_ready()
+    marks = page.page.evaluate(
+        "() => Object.fromEntries(performance.getEntriesByType('mark')"
+        ".filter((m) => m.name.startsWith('ci:')).map((m) => [m.name.slice(3), m.startTime]))"
+    )
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert marks["snapshot-started"] <= marks["snapshot-inflated"] <= marks["snapshot-handed"]
+    assert marks["snapshot-handed"] <= marks["pyodide-restored"]
+    assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new_app, site) -> None:
+    """Only the snapshot maker sets sys._chunk_inspector_snapshot: its presence proves the
+    heap came from the file; chunker_py and markdown_it came with it (no lib.zip)."""
+    page = new_app().open().wait_ready()
+    key = snapshot_file(site.root, site).name.removeprefix("snapshot-").split(".")[0]
+    assert page.python("import sys; sys._chunk_inspector_snapshot") == key
+    assert page.python("import sys; 'markdown_it' in sys.modules") is True
+    assert not [u for u in page.requests if u.endswith("/lib.zip")]
+
+
+def test_snapshot_holds_the_app_and_pyscripts_package_compiled(new_app) -> None:
+    """The app's modules come imported with the snapshot, and PyScript's own package (which
+    PyScript writes and imports after the restore) is served from code compiled by build.py:
+    every one of its modules the page imported, with the page's path."""
+    page = new_app().open().wait_ready()
+    held = page.python("import sys, inspector, dom; inspector.__file__, dom.__file__")
+    assert held == ["/home/pyodide/inspector.py", "/home/pyodide/dom.py"]
+    served, imported = page.python(
+        "import sys\n"
+        "served = sorted(sys._chunk_inspector_precompiled)\n"
+        "files = {n: getattr(m, '__file__', None) for n, m in sys.modules.items()}\n"
+        "imported = sorted(f for n, f in files.items()\n"
+        "                  if f and (n == 'pyscript' or n.startswith('pyscript.')))\n"
+        "served, imported"
+    )
+    assert "/home/pyodide/pyscript/__init__.py" in imported
+    assert served == imported
+
+
+def test_tokenizers_are_unpacked_when_the_first_result_needs_them(new_app) -> None:
+    """app.zip (the tokenizers' code and data) stays packed on the snapshot path until
+    Python first imports a tokenizer; a link that sizes chunks in tokens needs one for the
+    very first result, which must still be right."""
+    chosen = Settings(chunk_size=40, chunk_overlap=8, size_unit="tokens", tokenizer="o200k_base")
+    page = new_app().open(chunker_py.settings_to_fragment(chosen)).wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.page.text_content("#figure-chunks") == f"{analyse(SAMPLE, chosen).count:,}"
+    data = "/home/pyodide/chunker_py/_data/o200k_base.ranks"
+    assert page.python(f"import os; os.path.exists({data!r})") is True
+    # unpacked once: the page's hook is gone, and so is the snapshot's finder
+    assert page.page.evaluate("() => 'chunkInspectorUnpack' in globalThis") is False
+    finders = "import sys; [type(f).__name__ for f in sys.meta_path]"
+    assert "UnpackOnDemand" not in page.python(finders)
+
+
+# Keeps the page's own fetch of app.zip from ever answering (held, not failed: nothing is
+# reported), and records when it was asked relative to the first result.
+HOLD_APP_ZIP = """
+(() => {
+  const original = window.fetch;
+  window.__appZipAsked = [];
+  window.fetch = function (input, init) {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url.endsWith("/app.zip")) {
+      window.__appZipAsked.push(document.getElementById("app")?.dataset.state ?? null);
+      return new Promise(() => {});
+    }
+    return original.call(this, input, init);
+  };
+})();
+"""
+
+
+def test_without_a_link_app_zip_waits_for_the_first_result_and_comes_when_needed(
+    new_app,
+) -> None:
+    """Opened with no settings link, the page asks for app.zip (the tokenizers) only after
+    its first result, so it never competes with the start; a tokenizer chosen before that
+    download arrived is fetched at once (synchronously) and sizes the chunks right."""
+    page = new_app()
+    page.page.context.add_init_script(script=HOLD_APP_ZIP)
+    page.open().wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    page.page.wait_for_function("() => window.__appZipAsked.length > 0")
+    assert page.page.evaluate("window.__appZipAsked") == ["ready"]
+    page.choose("Tokens")
+    page.select("Tokenizer", value="o200k_base")
+    page.page.wait_for_function("() => !('chunkInspectorUnpack' in globalThis)")
+    chosen, _notes = chunker_py.settings_from_fragment(page.page.evaluate("location.hash"))
+    assert chosen.size_unit == "tokens" and chosen.tokenizer == "o200k_base"
+    expect(page.page.locator("#figure-chunks")).to_have_text(f"{analyse(SAMPLE, chosen).count:,}")
+    assert page.state() == "ready"
+
+
+def corrupt(path: Path) -> None:
+    """Flip bytes in the middle of the compressed data: inflating fails (or the CRC does)."""
+    data = bytearray(path.read_bytes())
+    middle = len(data) // 2
+    data[middle : middle + 64] = bytes(b ^ 0xFF for b in data[middle : middle + 64])
+    path.write_bytes(bytes(data))
+
+
+def truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 3])
+
+
+def other_build_id(path: Path) -> None:
+    """A well-formed snapshot for another Pyodide build: Pyodide itself must refuse it."""
+    raw = bytearray(gzip.decompress(path.read_bytes()))
+    raw[16:20] = bytes(b ^ 0xFF for b in raw[16:20])
+    path.write_bytes(gzip.compress(bytes(raw), compresslevel=1))
+
+
+def stale_key(root: Path, site: Site) -> None:
+    """The page expects another key (as after a code change with an old snapshot file)."""
+    interpreter = root / site.build / "interpreter.js"
+    text = interpreter.read_text("utf-8")
+    key = snapshot_file(root, site).name.removeprefix("snapshot-").split(".")[0]
+    assert text.count(key) == 2  # its file name and the key itself
+    interpreter.write_text(text.replace(f'"key": "{key}"', '"key": "0123456789abcdef0123"'))
+
+
+BREAKS: dict[str, tuple[Callable[[Path, Site], None], str]] = {
+    "missing": (lambda root, site: snapshot_file(root, site).unlink(), "missing: HTTP 404"),
+    "corrupt": (lambda root, site: corrupt(snapshot_file(root, site)), "corrupt"),
+    "truncated": (lambda root, site: truncate(snapshot_file(root, site)), "corrupt"),
+    "other-pyodide-build": (
+        lambda root, site: other_build_id(snapshot_file(root, site)),
+        "refused by Pyodide",
+    ),
+    "stale": (stale_key, "stale"),
+}
+
+
+@pytest.mark.parametrize("how", sorted(BREAKS))
+def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
+    how: str, site, copy_site, serve_dir, new_app
+) -> None:
+    breaker, reason = BREAKS[how]
+    broken = copy_site()
+    breaker(broken, site)
+    recorded = new_app(serve_dir(broken).url).open()
+    assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
+    page = recorded.page
+    assert page.get_attribute("#app", "data-boot") == "full"
+    assert (page.get_attribute("#app", "data-boot-reason") or "").startswith(reason)
+    footer = page.text_content("footer") or ""
+    assert f"started without the start-up snapshot ({reason}" in footer
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    assert page.text_content("#core-version") == f"chunker_py {chunker_py.__version__}"
+    assert recorded.foreign_requests() == []
+    # the modules the snapshot would have held come from lib.zip instead
+    assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
+    warnings = [m.text for m in recorded.console if m.type == "warning"]
+    assert any("start-up snapshot not used" in w for w in warnings)
+
+
+def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
+    """A policy that allows no blob: worker: snapshot.js cannot start its worker, and
+    downloads and inflates the snapshot in the page; the page still boots from it."""
+    policy = CSP.replace("worker-src 'self' blob:", "worker-src 'self'")
+    assert policy != CSP
+    recorded = new_app(serve_dir(site.root, csp=policy).url).open()
+    assert recorded.wait_settled() == "ready", recorded.page.text_content("#boot-status")
+    page = recorded.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # the page fetched the snapshot itself (a worker's fetches are not in its timeline)
+    assert any("/snapshot-" in url for url in fetched_by_the_page(page))
+
+
+def fetched_by_the_page(page) -> list[str]:
+    return page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
+
+
+# Records every text #boot-status shows (added before any page script runs).
+STATUS_LOG = """(() => {
+  window.__statusTexts = [];
+  const watch = () => {
+    const status = document.getElementById('boot-status');
+    if (!status) return requestAnimationFrame(watch);
+    const area = document.getElementById('source-text');
+    window.__areaEditableAtStart = !!area && !area.disabled && !area.readOnly
+      && document.getElementById('app').dataset.state === 'loading';
+    const log = () => window.__statusTexts.push(status.textContent);
+    log();
+    new MutationObserver(log).observe(status, { childList: true, characterData: true,
+                                                subtree: true });
+  };
+  document.addEventListener('DOMContentLoaded', watch);
+})();"""
+
+
+def test_boot_status_shows_progress_while_the_runtime_loads(browser, server) -> None:
+    context = browser.new_context()
+    try:
+        context.add_init_script(script=STATUS_LOG)
+        page = context.new_page()
+        page.goto(server.url)
+        page.wait_for_selector('#app[data-state="ready"]', state="attached", timeout=60_000)
+        texts = page.evaluate("() => window.__statusTexts")
+        assert "Starting Python from the start-up snapshot…" in texts
+        assert "Loading the page's Python code…" in texts
+        assert texts.index("Starting Python from the start-up snapshot…") < texts.index(
+            "Loading the page's Python code…"
+        )
+        # the text area was there and editable while Python was still loading
+        assert page.evaluate("() => window.__areaEditableAtStart") is True
+        assert page.is_hidden("#boot-status")
+    finally:
+        context.close()

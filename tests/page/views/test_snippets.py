@@ -1,0 +1,100 @@
+"""Copy as code (app/snippets.py) in CPython: each snippet, run as written on a saved
+document, gives exactly chunker_py's records (JSONL) or, for LangChain, its chunk texts.
+
+The browser test (tests/page/panels/test_chunk_map.py) runs the snippets the page copies; this
+one covers every mode and every LangChain preset quickly, without a browser.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import logging
+import shlex
+import sys
+from pathlib import Path
+
+import langchain_text_splitters as langchain
+import pytest
+
+from chunker_py import PRESETS, Settings, analyse, to_jsonl
+from chunker_py.io.cli import run
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "app"))
+
+import snippets  # noqa: E402  (app/ is not a package: the page imports its modules flat)
+
+SAMPLE = (ROOT / "static" / "sample.txt").read_text("utf-8")
+CRLF = "Intro 😀 line.\r\n\r\n# Head\r\n\r\nSecond 👩‍👩‍👧 para. It ends.\r\n\r\n" * 6
+
+SETTINGS = [
+    Settings(),
+    Settings(chunk_size=40, chunk_overlap=10, edges="preserve"),
+    Settings(chunk_size=30, chunk_overlap=0, separators=("\n", " ")),
+    Settings(mode="fixed", chunk_size=25, chunk_overlap=5, source_name='it\'s "quoted"'),
+    Settings(mode="markdown", chunk_size=60, heading_level=1, breadcrumb=False),
+    Settings(mode="sentence", chunk_size=50, chunk_overlap=20, abbreviations=("Vgl.",)),
+]
+
+
+@pytest.fixture(autouse=True)
+def _quiet_langchain(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.ERROR)  # it logs a warning for each oversized chunk
+
+
+def saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, text: str) -> None:
+    (tmp_path / snippets.DOCUMENT).write_bytes(text.encode("utf-8"))
+    monkeypatch.chdir(tmp_path)
+
+
+def run_code(code: str) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, "<snippet>", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("settings", SETTINGS, ids=repr)
+@pytest.mark.parametrize("text", [SAMPLE, CRLF], ids=["sample", "crlf"])
+def test_command_line_and_library_code_give_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, settings: Settings, text: str
+) -> None:
+    saved(tmp_path, monkeypatch, text)
+    expected = to_jsonl(analyse(text, settings))
+    words = shlex.split(snippets.cli_command(settings))
+    assert words[:3] == ["python", "-m", "chunker_py"]
+    assert run(words[3:]) == expected
+    assert run_code(snippets.library_code(settings)) == expected
+
+
+@pytest.mark.parametrize("preset", ["generic", *PRESETS])
+@pytest.mark.parametrize("text", [SAMPLE, CRLF], ids=["sample", "crlf"])
+def test_langchain_code_gives_the_chunk_texts_for_every_preset(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, preset: str, text: str
+) -> None:
+    saved(tmp_path, monkeypatch, text)
+    for settings in (
+        Settings(chunk_size=60, chunk_overlap=15, preset=preset),
+        Settings(chunk_size=25, chunk_overlap=0, edges="preserve", preset=preset),
+    ):
+        code = snippets.langchain_code(settings)
+        assert code is not None
+        texts = [json.loads(line) for line in run_code(code).splitlines()]
+        assert texts == [c.text for c in analyse(text, settings).chunks]
+
+
+def test_every_preset_names_a_langchain_language() -> None:
+    for preset in PRESETS:
+        assert langchain.Language[preset.upper()].value == preset
+
+
+def test_modes_without_an_exact_langchain_splitter_say_why() -> None:
+    for settings in SETTINGS:
+        note = snippets.langchain_note(settings)
+        if settings.mode == "recursive":
+            assert snippets.langchain_code(settings) is not None
+        else:
+            assert snippets.langchain_code(settings) is None
+            assert note.startswith(f"No exact LangChain equivalent for {settings.mode_info.label}")
