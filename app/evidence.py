@@ -119,6 +119,11 @@ def _mean(value: float | None, digits: int = 2) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
 
+def questions(count: int) -> str:
+    """The count in words, "1 question" or "3 questions" (the count, the import's message)."""
+    return f"{number(count)} question" + ("" if count == 1 else "s")
+
+
 @dataclass(frozen=True)
 class EvidenceView:
     """What the Evidence check shows of one result: the result (each question's figures;
@@ -375,7 +380,7 @@ class EvidencePanel:
             return
         self._rebase()
         self.questions += placed_questions(imported, self.source.text)
-        self._say(f"Imported {len(imported)} question(s) from {name}. " + " ".join(notes[:3]))
+        self._say(f"Imported {questions(len(imported))} from {name}. " + " ".join(notes[:3]))
         self.refresh()
 
     def _export(self, kind: str) -> None:
@@ -480,7 +485,7 @@ class EvidencePanel:
         by_id("evidence-download").disabled = found is None
         self.on_found(result, found)
         by_id("evidence-count").textContent = (
-            f"{len(self.questions)} question(s)" if self.questions else "No questions yet"
+            questions(len(self.questions)) if self.questions else "No questions yet"
         )
         by_id("evidence-clear").disabled = not self.questions
         self._figures(result)

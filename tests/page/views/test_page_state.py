@@ -297,7 +297,9 @@ def test_a_question_added_while_the_figures_are_worked_out_drops_the_older_work(
             assert [r.question.text for r in panel.found.results] == asked, (change, after)
             n = len(asked)
             assert by_id("evidence-questions").textContent == f"{n} of {n}"
-            assert by_id("evidence-count").textContent == f"{n} question(s)"
+            assert by_id("evidence-count").textContent == (
+                "1 question" if n == 1 else f"{n} questions"
+            )
 
 
 def test_a_question_added_while_the_rows_are_worked_out_drops_the_older_rows() -> None:
@@ -369,3 +371,9 @@ def test_a_newer_long_edit_says_what_it_does_once_chunk_readiness_says_counting(
     assert by_id("readiness-status").textContent == "Reading the Markdown structure…"
     page.readiness.bug("ValueError: planted")
     assert page.readiness.status == "bug"
+
+
+def test_the_question_count_is_worded_as_one_question_or_several() -> None:
+    """Not "3 question(s)": the count and the import's message say 1 question, 2 questions."""
+    words = [evidence.questions(n) for n in (1, 2, 1234)]
+    assert words == ["1 question", "2 questions", "1,234 questions"]
