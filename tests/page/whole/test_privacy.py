@@ -397,6 +397,20 @@ LEAK_JS = """// Planted by test_privacy.py: sends the start of the document off 
 """
 
 
+def planted_journey(
+    browser: Browser,
+    server: Server,
+    collector: Server,
+    tmp_path_factory: pytest.TempPathFactory,
+    name: str,
+) -> Journey:
+    """One pass of the flow over a copy of the site with something planted in it, served
+    without the policy (the plant must be able to act, so the checks can see it)."""
+    return journey(
+        browser, server, collector, tmp_path_factory.mktemp(name), full=False, bypass_csp=True
+    )
+
+
 @pytest.fixture(scope="module")
 def leaky(browser, site, copy_site, serve_dir, collector, tmp_path_factory) -> Journey:
     broken = copy_site()
@@ -404,14 +418,8 @@ def leaky(browser, site, copy_site, serve_dir, collector, tmp_path_factory) -> J
     index = broken / "index.html"
     tag = f'<script src="{site.build}/leak.js" defer></script>'
     index.write_text(index.read_text("utf-8").replace("</head>", tag + "\n</head>"), "utf-8")
-    server = serve_dir(broken, csp=None)
-    return journey(
-        browser,
-        server,
-        collector,
-        tmp_path_factory.mktemp("leaky"),
-        full=False,
-        bypass_csp=True,
+    return planted_journey(
+        browser, serve_dir(broken, csp=None), collector, tmp_path_factory, "leaky"
     )
 
 
@@ -450,14 +458,8 @@ def rogue_worker(browser, site, copy_site, serve_dir, collector, tmp_path_factor
     worker.write_text(
         worker.read_text("utf-8") + PLANTED_WORKER % json.dumps(collector.url), "utf-8"
     )
-    server = serve_dir(broken, csp=None)
-    return journey(
-        browser,
-        server,
-        collector,
-        tmp_path_factory.mktemp("rogue"),
-        full=False,
-        bypass_csp=True,
+    return planted_journey(
+        browser, serve_dir(broken, csp=None), collector, tmp_path_factory, "rogue"
     )
 
 
