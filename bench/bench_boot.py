@@ -321,7 +321,11 @@ class Throttled(GzipSnapshotHandler):
         while chunk := source.read(16_384):
             if self.bucket is not None:
                 self.bucket.take(len(chunk))
-            outputfile.write(chunk)
+            try:
+                outputfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):  # the page cut it (the probe)
+                self.close_connection = True
+                return
             type(self).sent += len(chunk)
             self.log.append((time.time(), unquote(urlsplit(self.path).path), len(chunk)))
 

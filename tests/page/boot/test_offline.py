@@ -242,3 +242,40 @@ def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
         app.page.text_content("footer") or ""
     )
     assert split_at(app, "120") == online
+
+
+# An early compile that fails: snapshot.js's WebAssembly.compileStreaming rejects.
+FAILING_COMPILE = """(() => {
+  WebAssembly.compileStreaming = () => Promise.reject(new Error("planted compile failure"));
+})();"""
+
+
+@pytest.mark.parametrize("compile_fails", [False, True])
+def test_a_repeat_visit_compiles_the_wasm_before_pyscript_starts(
+    compile_fails: bool,
+    apps: Callable[..., App],
+    hosts: Callable[..., Host],
+    copy_site: Callable[[], Path],
+) -> None:
+    """On a repeat visit (the service worker controls the page) snapshot.js starts compiling
+    Pyodide's wasm from <head>, before interpreter.js (PyScript's interpreter) even runs, and
+    Pyodide is handed that module. When the early compile fails, Pyodide compiles its wasm
+    itself and the page still boots from the snapshot."""
+    host = hosts(copy_site())
+    app = first_visit(apps, host)
+    assert (
+        app.page.evaluate("() => performance.getEntriesByName('ci:wasm-compile-started').length")
+        == 0
+    )
+    if compile_fails:
+        app.page.context.add_init_script(script=FAILING_COMPILE)
+    app.page.reload()
+    app.wait_ready(BOOT_TIMEOUT_MS)
+    marks = app.page.evaluate(
+        """() => Object.fromEntries(performance.getEntriesByType('mark')
+            .map((m) => [m.name, m.startTime]))"""
+    )
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert marks["ci:wasm-compile-started"] < marks["ci:interpreter-module"], marks
+    assert ("ci:wasm-precompiled" in marks) == (not compile_fails), marks
+    assert split_at(app, "120") != split_at(app, "80")  # the booted page splits
