@@ -39,6 +39,8 @@ from .records import json_line, to_csv, to_jsonl
 if TYPE_CHECKING:  # the Evidence check loads only for a run that asks questions
     from ..measures.evidence import Evidence, Question
 
+    _SigHandler = Callable[[int, Any], Any] | int | signal.Handlers | None
+
 FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -340,13 +342,48 @@ def cut_beside(
     if jobs < 2 or len(tasks) < 2:
         yield from cut_corpus(tasks, output, cutter=cutter)
         return
-    run = _Beside(tasks, output, cutter, max(ahead, AHEAD_PER_JOB * jobs))
+    previous = _on_sigterm(_terminated)  # before the folder exists: never left behind
+    run = None
     try:
+        run = _Beside(tasks, output, cutter, max(ahead, AHEAD_PER_JOB * jobs), previous)
         for _ in range(jobs - 1):
             run.fork()
         yield from run.results()
     finally:
-        run.close()
+        # a second SIGTERM or SIGINT waits until the workers are reaped and the folder is
+        # gone (then SIGTERM's handler before the run acts: by default the process ends)
+        stopping = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            if run is not None:
+                run.close()
+        finally:
+            _on_sigterm(previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
+
+
+class Terminated(BaseException):
+    """SIGTERM during a ``cut_beside`` run: raised in this process (as SIGINT raises
+    KeyboardInterrupt), so that the run reaps its workers and removes its folder, which
+    the signal's default action (the process ends at once) would leave behind."""
+
+
+_STOPS = {signal.SIGTERM, signal.SIGINT}
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated("stopped by SIGTERM")
+
+
+def _on_sigterm(handler: _SigHandler) -> _SigHandler:
+    """Set SIGTERM's handler, returning the one before; outside the main thread, where
+    Python cannot set handlers, nothing changes (None)."""
+    if handler is None:
+        return None
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None
+    return signal.SIG_DFL if previous is None else previous  # None: a handler set in C
 
 
 @dataclass
@@ -365,8 +402,10 @@ class _Beside:
         output: Output,
         cutter: Callable[[Task, Output], Done],
         ahead: int,
+        sigterm: _SigHandler = None,
     ) -> None:
         self.tasks, self.output, self.cutter, self.ahead = tasks, output, cutter, ahead
+        self.sigterm = sigterm  # SIGTERM's handler before the run: the workers' own
         self.folder = tempfile.mkdtemp(prefix="chunker_py-")
         self.shared_r, self.shared_w = os.pipe()  # any process takes from it
         self.big_r, self.big_w = os.pipe()  # workers only
@@ -381,12 +420,18 @@ class _Beside:
         """Start one worker, with the parent's objects frozen for the garbage collector
         (as ``LocalPool`` forks): it never scans, so never copies, what it inherits."""
         receive, send = multiprocessing.Pipe(duplex=False)
+        # SIGTERM and SIGINT wait until the worker is known (to be reaped): raised in the
+        # fork's own hooks, their exceptions would be ignored and the run go on
+        stopping = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         gc.freeze()
         try:
             pid = os.fork()
             if pid == 0:  # the worker: never returns into the parent's code
                 status = 1
                 try:
+                    # SIGTERM ends a worker as before (a dead worker: its file is cut again)
+                    _on_sigterm(self.sigterm)
+                    signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
                     receive.close()
                     os.close(self.shared_w)
                     os.close(self.big_w)
@@ -395,10 +440,11 @@ class _Beside:
                     status = self._serve(send)
                 finally:
                     os._exit(status)
+            send.close()
+            self.workers[receive] = _Worker(pid, receive)
         finally:
             gc.unfreeze()
-        send.close()
-        self.workers[receive] = _Worker(pid, receive)
+            signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
 
     def _serve(self, send: Connection) -> int:
         """The worker's loop: take an index (a big file's first), say so, cut the task,
