@@ -32,7 +32,6 @@ from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
 from .corpus import (
     FORMATS,
-    LocalPool,
     Output,
     Tally,
     Task,
@@ -350,7 +349,11 @@ def execute(
     cutter = cut_encoded if local and write_bytes is not None else cut
     forks = sys.platform.startswith("linux")  # elsewhere a pool of spawned workers
     with ExitStack() as stack:
-        pool = stack.enter_context(LocalPool(jobs)) if local and not forks else None
+        pool = None
+        if local and not forks:
+            from .pool import LocalPool
+
+            pool = stack.enter_context(LocalPool(jobs))
         if args.dask:
             from .cluster import cut_on_dask
 
