@@ -47,7 +47,8 @@ HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 # imports them (with them the snapshot's heap grew past what the page restores), and the
 # page's standard library leaves out what only they import.
 CLI_ONLY = tuple(
-    f"chunker_py.io.{name}" for name in ("cli", "cluster", "corpus", "rules", "sources", "stream")
+    f"chunker_py.io.{name}"
+    for name in ("cli", "cluster", "corpus", "pool", "rules", "sources", "stream")
 )
 
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the

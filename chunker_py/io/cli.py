@@ -11,9 +11,10 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..config.links import settings_from_fragment
@@ -31,10 +32,10 @@ from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
 from .corpus import (
     FORMATS,
-    LocalPool,
     Output,
     Tally,
     Task,
+    Terminated,
     cut,
     cut_beside,
     cut_corpus,
@@ -347,7 +348,12 @@ def execute(
     local = jobs > 1 and not args.dask
     cutter = cut_encoded if local and write_bytes is not None else cut
     forks = sys.platform.startswith("linux")  # elsewhere a pool of spawned workers
-    with LocalPool(jobs) if local and not forks else nullcontext() as pool:
+    with ExitStack() as stack:
+        pool = None
+        if local and not forks:
+            from .pool import LocalPool
+
+            pool = stack.enter_context(LocalPool(jobs))
         if args.dask:
             from .cluster import cut_on_dask
 
@@ -356,6 +362,9 @@ def execute(
             results = cut_beside(tasks, output, jobs, ahead=2 * jobs, cutter=cutter)
         else:
             results = cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
+        # closed at once, not when collected, if the loop stops (a signal, a reader gone):
+        # a cut_beside run then reaps its workers and removes its folder
+        stack.callback(getattr(results, "close", lambda: None))
         for done in results:
             tally.add(done)
             if done.error is not None and progress is not None:
@@ -453,3 +462,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except Terminated:  # SIGTERM during a --jobs run, once its workers and folder are gone
+        return 128 + signal.SIGTERM

@@ -13,18 +13,14 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import multiprocessing
 import os
 import select
 import shutil
 import signal
-import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
-from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any, cast
 
 from ..config.settings import Settings
@@ -37,7 +33,12 @@ from ..text.front_matter import front_matter
 from .records import json_line, to_csv, to_jsonl
 
 if TYPE_CHECKING:  # the Evidence check loads only for a run that asks questions
+    from concurrent.futures import Executor, Future
+    from multiprocessing.connection import Connection
+
     from ..measures.evidence import Evidence, Question
+
+    _SigHandler = Callable[[int, Any], Any] | int | signal.Handlers | None
 
 FORMATS = ("jsonl", "csv", "summary", "compare", "evidence")
 MARKDOWN_SUFFIXES = (".md", ".markdown")
@@ -340,13 +341,48 @@ def cut_beside(
     if jobs < 2 or len(tasks) < 2:
         yield from cut_corpus(tasks, output, cutter=cutter)
         return
-    run = _Beside(tasks, output, cutter, max(ahead, AHEAD_PER_JOB * jobs))
+    previous = _on_sigterm(_terminated)  # before the folder exists: never left behind
+    run = None
     try:
+        run = _Beside(tasks, output, cutter, max(ahead, AHEAD_PER_JOB * jobs), previous)
         for _ in range(jobs - 1):
             run.fork()
         yield from run.results()
     finally:
-        run.close()
+        # a second SIGTERM or SIGINT waits until the workers are reaped and the folder is
+        # gone (then SIGTERM's handler before the run acts: by default the process ends)
+        stopping = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+        try:
+            if run is not None:
+                run.close()
+        finally:
+            _on_sigterm(previous)
+            signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
+
+
+class Terminated(BaseException):
+    """SIGTERM during a ``cut_beside`` run: raised in this process (as SIGINT raises
+    KeyboardInterrupt), so that the run reaps its workers and removes its folder, which
+    the signal's default action (the process ends at once) would leave behind."""
+
+
+_STOPS = {signal.SIGTERM, signal.SIGINT}
+
+
+def _terminated(_signum: int, _frame: object) -> None:
+    raise Terminated("stopped by SIGTERM")
+
+
+def _on_sigterm(handler: _SigHandler) -> _SigHandler:
+    """Set SIGTERM's handler, returning the one before; outside the main thread, where
+    Python cannot set handlers, nothing changes (None)."""
+    if handler is None:
+        return None
+    try:
+        previous = signal.signal(signal.SIGTERM, handler)
+    except ValueError:  # not the main thread
+        return None
+    return signal.SIG_DFL if previous is None else previous  # None: a handler set in C
 
 
 @dataclass
@@ -365,8 +401,10 @@ class _Beside:
         output: Output,
         cutter: Callable[[Task, Output], Done],
         ahead: int,
+        sigterm: _SigHandler = None,
     ) -> None:
         self.tasks, self.output, self.cutter, self.ahead = tasks, output, cutter, ahead
+        self.sigterm = sigterm  # SIGTERM's handler before the run: the workers' own
         self.folder = tempfile.mkdtemp(prefix="chunker_py-")
         self.shared_r, self.shared_w = os.pipe()  # any process takes from it
         self.big_r, self.big_w = os.pipe()  # workers only
@@ -380,13 +418,21 @@ class _Beside:
     def fork(self) -> None:
         """Start one worker, with the parent's objects frozen for the garbage collector
         (as ``LocalPool`` forks): it never scans, so never copies, what it inherits."""
-        receive, send = multiprocessing.Pipe(duplex=False)
+        from multiprocessing import Pipe  # here: a run of one process never needs it
+
+        receive, send = Pipe(duplex=False)
+        # SIGTERM and SIGINT wait until the worker is known (to be reaped): raised in the
+        # fork's own hooks, their exceptions would be ignored and the run go on
+        stopping = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
         gc.freeze()
         try:
             pid = os.fork()
             if pid == 0:  # the worker: never returns into the parent's code
                 status = 1
                 try:
+                    # SIGTERM ends a worker as before (a dead worker: its file is cut again)
+                    _on_sigterm(self.sigterm)
+                    signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
                     receive.close()
                     os.close(self.shared_w)
                     os.close(self.big_w)
@@ -395,10 +441,11 @@ class _Beside:
                     status = self._serve(send)
                 finally:
                     os._exit(status)
+            send.close()
+            self.workers[receive] = _Worker(pid, receive)
         finally:
             gc.unfreeze()
-        send.close()
-        self.workers[receive] = _Worker(pid, receive)
+            signal.pthread_sigmask(signal.SIG_SETMASK, stopping)
 
     def _serve(self, send: Connection) -> int:
         """The worker's loop: take an index (a big file's first), say so, cut the task,
@@ -464,8 +511,10 @@ class _Beside:
 
     def _receive(self, *, block: bool) -> None:
         """Every message the workers sent (with ``block``, wait for one first)."""
+        from multiprocessing.connection import wait
+
         for readable in wait(list(self.workers), timeout=None if block else 0):
-            worker = self.workers[cast(Connection, readable)]
+            worker = self.workers[cast("Connection", readable)]
             while True:
                 try:
                     message: tuple[Any, ...] = worker.results.recv()
@@ -504,6 +553,10 @@ class _Beside:
         worker.results.close()
         os.waitpid(worker.pid, 0)
         queued = [(fd, index) for fd in (self.big_r, self.shared_r) for index in self._drain(fd)]
+        from multiprocessing.connection import wait
+
+        from .pool import cut_alone
+
         if self.workers:  # the others' "take" of what they read just now
             wait([w.results for w in self.workers.values()], timeout=0.05)
             self._receive(block=False)
@@ -515,7 +568,7 @@ class _Beside:
             )
         for index in range(self.written, self.put):
             if index not in known:
-                self.ready[index] = _cut_alone(self.cutter, (self.tasks[index], self.output), {})
+                self.ready[index] = cut_alone(self.cutter, (self.tasks[index], self.output), {})
         if self.written < len(self.tasks):
             self.fork()
 
@@ -559,110 +612,6 @@ def _picklable(exc: BaseException) -> BaseException:
     except Exception:
         return RuntimeError(repr(exc))
     return exc
-
-
-class LocalPool(Executor):
-    """``--jobs N``: a process pool in which a worker that dies (out of memory, killed)
-    costs one file, not the run. A dead worker breaks the whole pool and every file in it
-    then fails alike, so each of those files is cut again alone, in a fresh one-process
-    pool: the one whose process dies again is reported as not cut (a ``Done`` with its
-    error), the others come out as usual; later files go to a fresh pool."""
-
-    def __init__(self, workers: int) -> None:
-        self._workers = workers
-        self._pool = _process_pool(workers)
-        self._forked: ProcessPoolExecutor | None = None  # the pool whose workers exist
-
-    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
-        try:
-            inner = self._first_submit(fn, args, kwargs)
-        except BrokenExecutor:
-            self._renew(self._pool)
-            inner = self._first_submit(fn, args, kwargs)
-        return _Guarded(self, self._pool, inner, fn, args, kwargs)
-
-    def _first_submit(
-        self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]
-    ) -> Future[Any]:
-        """``submit`` to the pool; a forking pool forks all its workers on its first
-        submit, so that one runs with the garbage collector's objects frozen: the workers
-        then never scan (and so never copy) the pages of what they inherit (the loaded
-        modules and token data), about 8 % fewer page faults on the bench corpus. The
-        parent unfreezes right after, its own collections unchanged."""
-        pool = self._pool
-        if self._forked is pool:
-            return pool.submit(fn, *args, **kwargs)
-        gc.freeze()
-        try:
-            return pool.submit(fn, *args, **kwargs)
-        finally:
-            gc.unfreeze()
-            self._forked = pool
-
-    def _renew(self, broken: ProcessPoolExecutor) -> None:
-        if self._pool is broken:
-            broken.shutdown(wait=False)
-            self._pool = _process_pool(self._workers)
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait, cancel_futures=cancel_futures)
-
-
-def _process_pool(workers: int) -> ProcessPoolExecutor:
-    """A pool whose workers are forked on Linux (Python 3.14 made forkserver the default
-    there): a forked worker starts with the parent's modules and token data already
-    loaded (``cli._check_dependencies``), so start-up is paid once per run, not once per
-    worker; elsewhere the platform's default (spawn on macOS and Windows)."""
-    if sys.platform.startswith("linux"):
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-    return ProcessPoolExecutor(workers)
-
-
-class _Guarded(Future[Any]):
-    """One file's result from a ``LocalPool``, cut again alone if its pool broke."""
-
-    def __init__(
-        self,
-        owner: LocalPool,
-        pool: ProcessPoolExecutor,
-        inner: Future[Any],
-        fn: Callable[..., Any],
-        args: tuple[Any, ...],
-        kwargs: dict[str, Any],
-    ) -> None:
-        super().__init__()
-        self._owner, self._pool, self._inner = owner, pool, inner
-        self._call = fn, args, kwargs
-
-    def result(self, timeout: float | None = None) -> Any:
-        try:
-            return self._inner.result(timeout)
-        except BrokenExecutor:
-            self._owner._renew(self._pool)
-        fn, args, kwargs = self._call
-        return _cut_alone(fn, args, kwargs, timeout)
-
-
-def _cut_alone(
-    fn: Callable[..., Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    timeout: float | None = None,
-) -> Any:
-    """``fn(task, ...)`` in a one-process pool of its own, after the process cutting that
-    task died; a ``Done`` that says so if this one dies too."""
-    with _process_pool(1) as alone:
-        try:
-            return alone.submit(fn, *args, **kwargs).result(timeout)
-        except BrokenExecutor:
-            task: Task = args[0]
-            return Done(
-                task.settings.source_name,
-                "",
-                0,
-                f"{task.display or f'The file {task.path}'} was not cut: the process "
-                "cutting it died.",
-            )
 
 
 @dataclass
@@ -760,3 +709,13 @@ def _pct(damage: Mapping[str, int] | None, chunks: int) -> float | None:
     if not damage or not chunks:
         return None
     return round(100 * damage["ends_mid_sentence"] / chunks, 1)
+
+
+def __getattr__(name: str) -> Any:
+    """``LocalPool`` (``--jobs`` off Linux) from ``.pool``, imported on first use: its
+    ``concurrent.futures`` is no part of a run's start-up on Linux."""
+    if name == "LocalPool":
+        from .pool import LocalPool
+
+        return LocalPool
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -143,6 +142,8 @@ def _formula_safe(text: str) -> str:
 def csv_row(cells: Iterable[object], *, safe: bool = False) -> str:
     """One RFC 4180 row ending in CR LF (``csv.writer`` quotes a cell holding " , CR or
     LF and doubles its quotes); ``safe``: formula-like cells get a ``'`` first."""
+    import csv  # here: only CSV output needs it
+
     texts = [str(cell) for cell in cells]
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerow(

@@ -24,7 +24,6 @@ change them.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +50,8 @@ def read_rules(
 ) -> tuple[Rule, ...]:
     """The rules of a rules file's bytes; ``SettingError`` naming the rule and key.
     ``tokenizer_file`` registers a rule's tokenizer.json (without it, the key is refused)."""
+    import tomllib  # here: only a run with --rules reads TOML
+
     try:
         table = tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from statistics import median
 from typing import Any
 
 from ..config.settings import Settings
@@ -275,6 +274,8 @@ def _row(
         return Row(key, label, settings, current, count, over, message, None, None, None)
     sizer = sizer_for(settings)
     lengths = [sizer.length(analysis.text, s.start, s.end) for s in analysis.spans]
+    from statistics import median  # here: its import (fractions, decimal) waits for a row
+
     middle = median(lengths)
     return Row(
         key,

@@ -127,7 +127,9 @@ def _present(text: str, needle: str) -> bool:
     be found there when the text lacks it (never the reverse): only for "may be there"
     checks."""
     global _ascii_part
-    if not needle.isascii() or text.isascii():
+    if not needle.isascii():
+        return _block_present(text, needle[0]) and needle in text
+    if text.isascii():
         return needle in text
     if _ascii_part[0] is not text:
         head = text[:1000]
@@ -136,6 +138,31 @@ def _present(text: str, needle: str) -> bool:
         _ascii_part = (text, part)
     part = _ascii_part[1]
     return needle in (text if part is None else part)
+
+
+# The text whose UTF-32 second bytes are known (``sentence_spans`` notes them), and which
+# of those bytes are there (found so far: at most one per block of 256 code points).
+_blocks: tuple[str, bytes, dict[int, bool]] = ("", b"", {})
+
+
+def _note_blocks(text: str, seconds: bytes) -> None:
+    global _blocks
+    _blocks = (text, seconds, {})
+
+
+def _block_present(text: str, char: str) -> bool:
+    """False when no code point of ``char``'s block of 256 stands in ``text`` (known only
+    for the text ``_note_blocks`` was given: else True). One ``bytes.find`` (memchr) a
+    block rules out the terminators and openers of other scripts, where ``in`` costs up to
+    14 µs a page beyond Latin-1 (it looks for the low byte, common in such text)."""
+    known, seconds, seen = _blocks
+    if known is not text:
+        return True
+    block = ord(char) >> 8 & 0xFF
+    found = seen.get(block)
+    if found is None:
+        found = seen[block] = seconds.find(block) >= 0
+    return found
 
 
 def _candidates(text: str, colons: bool) -> re.Pattern[str]:
@@ -488,6 +515,7 @@ for _language, _words in sorted(words.STOPWORDS.items()):
 _PERSIAN_LETTERS = "پچژگکی"
 _URDU_LETTERS = "ےںٹڈڑہ"
 _SAMPLE = 3000
+_NOT_LETTER_BYTES = bytes(code for code in range(128) if chr(code) not in _ASCII_LETTERS)
 _detected: tuple[str, str] = ("", "en")
 
 
@@ -505,7 +533,7 @@ def detect_language(text: str) -> str:
         counts["LATIN"] = ascii_only  # a text nine tenths ASCII is Latin script
     if not counts:
         head = sample[:1000]
-        counts["LATIN"] = sum(map(head.count, _ASCII_LETTER_STRING))  # (per letter: faster)
+        counts["LATIN"] = _ascii_letter_count(head)
         for run in _NON_ASCII_RUN.findall(sample, 0, 1000):
             # a run's script is its first letter's (a word rarely mixes scripts)
             for char in run[:8]:
@@ -535,6 +563,12 @@ def detect_language(text: str) -> str:
                 language = "fa"
     _detected = (text, language)
     return language
+
+
+def _ascii_letter_count(text: str) -> int:
+    """How many ASCII letters ``text`` holds: its ASCII characters less the others (two C
+    calls, where a count per letter is 52 scans of the text)."""
+    return len(text.encode("ascii", "ignore").translate(None, _NOT_LETTER_BYTES))
 
 
 _UKRAINIAN_LETTERS = "ієїґІЄЇҐ"
@@ -596,6 +630,7 @@ def sentence_spans(
     if not ascii_only:
         # the second byte of each code point's UTF-32 form (one per code point)
         seconds = text.encode("utf-32-le", "surrogatepass")[1::4]
+        _note_blocks(text, seconds)
         at = _first_of_block(seconds, _GREEK_OR_ARMENIAN_BYTES, start)
         colons = at >= 0 and bool(_GREEK_OR_ARMENIAN.search(text, at, end))
         at = _first_of_block(seconds, _THAI_BYTES, start)
@@ -656,11 +691,12 @@ def _paragraph(
     append = out.append
     unconditional = _UNCONDITIONAL_SET
     after_unconditional = _QUOTATIVE_OR_DIGIT
-    upper = _ASCII_UPPER
     letters = _ASCII_LETTER_STRING
     special = rules.special
     no_end = _NO_END_AFTER_DOT
+    sure_next = _SURE_NEXT
     shortcuts = _SHORTCUTS
+    clean = False  # ``begin`` is one space before a non-space (a shortcut's cut): no trim
     for match in candidates.finditer(text, start, end):
         first, stop = match.span()
         if shortcuts and stop < end and text[stop] in no_end and text[first] not in unconditional:
@@ -670,6 +706,7 @@ def _paragraph(
         while next_forced <= first:
             _add_trimmed(text, begin, next_forced, out)
             begin = next_forced
+            clean = False
             f += 1
             next_forced = forced[f] if f < len(forced) and forced[f] < end else end
         if stop <= begin:
@@ -688,6 +725,7 @@ def _paragraph(
                 if not text[begin].isspace():
                     append((begin, cut))
                     begin = cut
+                    clean = False
                     continue
         elif lead in ";;:" and not _colon_is_a_stop(text, first, start, lead):
             continue
@@ -701,22 +739,41 @@ def _paragraph(
             and first - begin >= 12
             and stop + 1 < end
             and (text[stop] == " " or text[stop] == "\n")
-            and text[stop + 1] in upper
+            and text[stop + 1] in sure_next
         ):
             # the usual case: ". " (or a line break) before a capital after a plain word
+            # (or before a digit, a bullet or an opener: ``_SURE_NEXT``)
             # (what _latin_end finds too, in a tenth of the time: with this branch off, or
             # narrowed as the markers above, the cuts are the same, only slower; 20,005
             # texts in auto, en and de, 57,213 times through it, found no difference)
-            if stop > first + 1:
-                cut = stop  # closers after the dot ("(See above.) Next"): _latin_end's end too
-            else:
-                word = text[max(begin, first - _TOKEN_LIMIT) : first].rsplit(None, 1)[-1]
-                if len(word) > 1 and not word.strip(letters) and word.lower() not in special:
-                    cut = stop
-                elif not text[first - 1].isspace() and _plain_token(word, special):
-                    cut = stop  # "chunks). Light", "`chromium`). CI"
+            # closers after the dot ("(See above.) Next"): _latin_end's end too; a plain
+            # word or token before it ("chunks). Light", "`chromium`). CI")
+            if stop > first + 1 or (
+                (word := text[max(begin, first - _TOKEN_LIMIT) : first].rsplit(None, 1)[-1])
+                and (
+                    (len(word) > 1 and not word.strip(letters) and word.lower() not in special)
+                    or (not text[first - 1].isspace() and _plain_token(word, special))
+                )
+            ):
+                # the sentence ends with the dot or a closer and the next one starts one
+                # character after it (what _add_trimmed would find)
+                if clean:
+                    append((begin + 1, stop))
                 else:
-                    cut = _latin_end(text, match, begin, end, rules)
+                    _add_trimmed(text, begin, stop, out)
+                begin = stop
+                clean = True
+                continue
+            cut = _latin_end(text, match, begin, end, rules)
+        elif (
+            first - begin < 12
+            and stop < end
+            and text[stop] == " "
+            and _MARKER_ONLY.match(text, _skip_space(text, begin, end), stop)
+        ):
+            # "1. Paste": a list marker alone ends nothing (_latin_end's 0; or its cut when
+            # only trailers and white space follow in the paragraph, which changes no span)
+            continue
         elif stop == end:
             cut = stop  # at the paragraph's end (what _latin_end returns then, without the call)
         else:
@@ -724,6 +781,7 @@ def _paragraph(
         if cut:
             _add_trimmed(text, begin, cut, out)
             begin = cut
+            clean = False
     while next_forced < end:
         _add_trimmed(text, begin, next_forced, out)
         begin = next_forced
@@ -735,6 +793,16 @@ def _paragraph(
 # Shortcuts of ``_paragraph`` for the usual Latin cases, each what ``_latin_end`` says
 # there without the call (off: every Latin run asks it; the sentences are the same).
 _SHORTCUTS = True
+
+
+# What may follow ". " for ``_paragraph``'s shortcut: characters that may start a
+# sentence (``_STARTS``) and no trailer (``_TRAILER_LEADS``: a closing quote or a footnote
+# mark after the space stays with the sentence), so ``_latin_end`` looks no further.
+_SURE_NEXT = frozenset(
+    char
+    for char in _ASCII_LETTER_STRING[26:] + "0123456789" + _BULLETS + "(¿¡«„“‘"
+    if _STARTS.has(char) and char not in _TRAILER_LEADS and not char.isspace()
+)
 
 
 def _plain_token(token: str, special: frozenset[str]) -> bool:
@@ -780,10 +848,10 @@ _NOT_FAST = (-1, -1)  # the span of a group that took no part
 def _fast_sentences(text: str) -> Fast | None:
     """The sentence pattern and the Latin-terminator search for the terminators and
     openers present in ``text`` (None: no fast path)."""
-    unconditional = "".join(char for char in _UNCONDITIONAL if char in text)
+    unconditional = "".join(char for char in _UNCONDITIONAL if _present(text, char))
     if not unconditional:
         return None
-    openers = "".join(a for a, _b in _PAIR_TYPES if a in text)
+    openers = "".join(a for a, _b in _PAIR_TYPES if _present(text, a))
     latin = "".join(char for char in _LATIN if _present(text, char))
     key = f"{unconditional}|{openers}|{latin}"
     if key in _FAST:
@@ -817,7 +885,11 @@ def _fast_sentences(text: str) -> Fast | None:
     body = f"(?:{'|'.join(atoms)})*+"
     # group 1 is the sentence; where no piece applies (see above) the second choice
     # matches instead, without group 1: the paragraph then takes ``_paragraph``
-    sentence = rf"\s*+(?:({body}(?:{'|'.join(cuts)}|\Z))|{body})"
+    # the usual sentence first: a run with no terminator or opener, then a terminator run
+    # that is no decimal point and has no closer after it (what the body and the top cut
+    # match there too, in fewer steps)
+    plain = rf"[^{t}{coded(openers)}]++{not_decimal}[{t}]++(?![{c}])"
+    sentence = rf"\s*+(?:((?:{plain}|{body}(?:{'|'.join(cuts)}|\Z)))|{body})"
     found = (
         re.compile(sentence),
         re.compile(f"[{re.escape(latin)}]") if latin else None,
@@ -860,15 +932,18 @@ _NO_PAIR = (1 << 62, 1 << 62)
 # Two line breaks with only spaces between: where a blank line may be (found fast, then
 # checked with the exact pattern, for which "\r\n" is one line break).
 _MAYBE_BLANK = re.compile(r"[\r\n][^\S\r\n]*[\r\n]")
-_MAYBE_BLANK_LF = re.compile(r"\n[^\S\r\n]*\n")  # (in a text without "\r")
+_PARAGRAPH_BREAK_LF = re.compile(r"\n(?:[^\S\r\n]*\n)+")  # ``_PARAGRAPH_BREAK`` without "\r"
 
 
 def _paragraph_breaks(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The blank-line runs of the range, as ``_PARAGRAPH_BREAK`` finds them."""
     found: list[tuple[int, int]] = []
-    if not _present(text, "\n") and not _present(text, "\r"):
-        return found
-    maybe_blank = _MAYBE_BLANK if _present(text, "\r") else _MAYBE_BLANK_LF
+    if not _present(text, "\r"):
+        if not _present(text, "\n"):
+            return found
+        # without "\r" the exact pattern starts with a literal: one scan finds them all
+        return [m.span() for m in _PARAGRAPH_BREAK_LF.finditer(text, start, end)]
+    maybe_blank = _MAYBE_BLANK
     position = start
     while True:
         hit = maybe_blank.search(text, position, end)

@@ -512,3 +512,44 @@ def test_the_corpus_line_checks_every_files_questions_as_one_set(
 def test_settings_travel_to_worker_processes_by_value(settings: Settings) -> None:
     back = pickle.loads(pickle.dumps(settings))
     assert back == settings and back.record_settings() == settings.record_settings()
+
+
+# Modules only some runs need: a process pool off Linux, a --jobs run's pipes, the corpus
+# compare line's median, --rules' TOML, CSV output. Imported by every run, they were about
+# 14 ms of CPU before the first file, the serial part that bounds --jobs 2's speed-up.
+ON_FIRST_USE = ("concurrent.futures", "multiprocessing", "statistics", "tomllib", "csv")
+IMPORTED = """
+import sys
+from chunker_py.io import cli
+status = cli.main(sys.argv[1:])
+sys.stdout.flush()
+print("\\n" + " ".join(m for m in {modules!r} if m in sys.modules), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    ("argv", "needed"),
+    [
+        (("--jobs", "1"), ()),
+        (("--jobs", "1", "--format", "csv"), ("csv",)),
+        (("--jobs", "1", "--format", "compare"), ("statistics",)),
+        (("--jobs", "2"), ("multiprocessing",) if sys.platform.startswith("linux") else ()),
+    ],
+)
+def test_a_run_imports_only_what_it_needs(
+    tmp_path: Path, argv: tuple[str, ...], needed: tuple[str, ...]
+) -> None:
+    for name in ("a.md", "b.md"):
+        (tmp_path / name).write_text("One sentence. Another one.\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORTED.format(modules=ON_FIRST_USE), str(tmp_path), *argv],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+        check=True,
+    )
+    assert done.stdout.count("\n") >= 2  # the files were cut
+    imported = done.stderr.splitlines()[-1].split()
+    assert sorted(imported) == sorted(needed)

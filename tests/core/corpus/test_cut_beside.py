@@ -230,3 +230,80 @@ def test_the_command_line_uses_cut_beside_for_jobs_2(
         == 0
     )
     assert seen == [2] and "".join(out).count("\n") >= len(tasks)
+
+
+# A --jobs 2 command line whose every file takes 50 ms more (still running when signalled),
+# under a driver that adopts orphans (PR_SET_CHILD_SUBREAPER): a worker left behind by its
+# parent, running or dead and never waited for, stays visible in /proc.
+SLOW_CLI = """
+import sys, time
+from chunker_py.io import cli
+real = cli.cut_encoded
+def slow(task, output):
+    time.sleep(0.05)
+    return real(task, output)
+cli.cut_encoded = slow
+sys.argv[0] = "chunker_py"
+cli.console()
+"""
+DRIVER = """
+import ctypes, json, os, signal, subprocess, sys, time
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+signum, folder, temp, slow = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+cli = subprocess.Popen(
+    [sys.executable, "-c", slow, folder, "--jobs", "2", "--quiet", "--size", "200"],
+    stdout=subprocess.DEVNULL, env={**os.environ, "TMPDIR": temp},
+)
+def children(pid):
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    return found
+workers, until = [], time.monotonic() + 60
+while not (workers and os.listdir(temp)) and cli.poll() is None and time.monotonic() < until:
+    time.sleep(0.01)
+    workers = children(cli.pid)
+time.sleep(0.2)  # some files cut and written
+running = cli.poll() is None
+cli.send_signal(signum)
+status = cli.wait()
+time.sleep(0.5)  # a worker orphaned by its parent has ended by now (its pipes closed)
+left = [pid for pid in workers if os.path.exists(f"/proc/{pid}")]
+print(json.dumps({"running": running, "status": status, "workers": workers,
+                  "left": left, "folders": os.listdir(temp)}))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cut_beside on Linux")
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    import json
+    import subprocess
+
+    folder, temp = tmp_path / "corpus", tmp_path / "temp"
+    folder.mkdir()
+    temp.mkdir()
+    for n in range(40):
+        (folder / f"d{n:02d}.md").write_text(f"Sentence {n} of a file. " * 200, encoding="utf-8")
+    root = Path(corpus_module.__file__).parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(signum), str(folder), str(temp), SLOW_CLI],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=100,
+    )
+    seen = json.loads(done.stdout)
+    assert seen["running"] and len(seen["workers"]) == 1  # signalled mid-run, one worker
+    assert seen["status"] == status  # what main returns for the signal, not killed by it
+    assert seen["folders"] == []  # the worker outputs' folder is gone
+    assert seen["left"] == []  # the worker ended and was waited for by its parent

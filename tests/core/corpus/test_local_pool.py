@@ -42,7 +42,7 @@ def test_a_renewed_pool_forks_its_workers_frozen_too() -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork is chosen on Linux")
 def test_workers_are_forked_on_linux() -> None:
-    from chunker_py.io.corpus import _process_pool
+    from chunker_py.io.pool import _process_pool
 
     pool = _process_pool(1)
     try:

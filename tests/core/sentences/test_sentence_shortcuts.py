@@ -10,7 +10,11 @@ give the same sentences, for any text of the characters it looks at (Hypothesis)
 - the blank-line test of quotation and bracket pairs by bisection over the blank-line
   runs, against a search for a blank line inside each pair;
 - the second list markers found from each dot and bracket, against the needles' scans,
-  and the list markers' tails found the same way, against their pattern.
+  and the list markers' tails found the same way, against their pattern;
+- (issue 20, session 9) ". " before a digit, bullet or opener, the sentence start known
+  after a shortcut's cut, a list marker alone, against ``_latin_end``; ``_present``'s
+  block test against ``in``; the blank lines of a text without "\r" against
+  ``_PARAGRAPH_BREAK``; the ASCII letter count against a count per letter.
 """
 
 # ruff: noqa: RUF001  (look-alike characters on purpose)
@@ -39,6 +43,13 @@ COLONS = st.sampled_from(
 )
 PAIRS = st.sampled_from([*'"“”„«»()[]（）「」『』 a.\n\r\t\u2028\x0b', "\r\n", "\n \n", 'ד"ר'])
 MARKERS = st.sampled_from([*" \t\n.)ab2ix", "2.", "2)", "b.", "b)", "ii.", "ii)", "1. ", "a) "])
+
+
+def cut_range(text: str, cut_start: int, cut_end: int) -> tuple[int, int]:
+    """A range of ``text`` without up to ``cut_start`` characters at its start and
+    ``cut_end`` at its end (never reversed)."""
+    start, end = min(cut_start, len(text)), max(0, len(text) - cut_end)
+    return start, max(start, end)
 
 
 def shortcuts_off(text: str, language: str) -> list[tuple[int, int]]:
@@ -115,8 +126,7 @@ def test_pairs_hold_no_blank_line(text: str) -> None:
 @example("ii.) b) 2))\t2.\n", 0, 0)
 @example(" ii. 2.", 1, 0)
 def test_second_markers_from_dots_are_the_needles(text: str, cut_start: int, cut_end: int) -> None:
-    start, end = min(cut_start, len(text)), max(0, len(text) - cut_end)
-    end = max(start, end)
+    start, end = cut_range(text, cut_start, cut_end)
     by_dots = segmenter._second_markers(text, start, end)
     assert by_dots is not None
     assert sorted(by_dots) == sorted(segmenter._second_markers_by_needle(text, start, end))
@@ -150,3 +160,77 @@ def test_many_dots_leave_the_tails_to_the_pattern() -> None:
     expected = [m.span() for m in segmenter._MARKER_TAIL.finditer(text)]
     assert len(expected) > segmenter._SECOND_BUDGET
     assert segmenter._marker_tails(text, 0, len(text)) == expected
+
+
+# Session 9's shortcuts: what may follow ". " (a digit, a bullet, an opener, besides a
+# capital), the sentence start known after such a cut (no trim), a list marker alone
+# ("1. Paste"); the block test of ``_present``; the blank lines of a text without "\r";
+# the ASCII letter count of the language guess.
+AFTER_DOT = st.sampled_from(
+    [
+        "Some words before it. Tom and then more of it. ",
+        *["and then more of it", "x.py", "Dr", "No", "chunks)", "U.S"],
+        *[". ", ".\n", ").", ". ", "  ", "\n", "\n\n", " ", "\t", "1. ", "\n2. ", "a) ", "ii. "],
+        *["2", "5 ", "• ", "◦", "(", "¿", "¡", "«", "„", "“", "‘", '"', "'", "’", "[1]", "[", "x"],
+        *["The ", "Tom ", "I ", "- ", "* ", "\u00a0", "\u2028", "…", "..", "?"],
+    ]
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(AFTER_DOT, max_size=50).map("".join), st.sampled_from(["en", "de", "auto"]))
+@example("Some words before it. 2 and then more of it", "en")
+@example("Some words before it. • and then more of it", "en")
+@example("Some words before it. “Tom and then more", "en")
+@example("Some words before it. ” Tom and then more", "en")  # a trailer: not the shortcut
+@example("Some words before it. [1] Tom and more", "en")
+@example("Some words before it.\n1. Paste it\n2. Then", "en")
+@example("and then more of it.  Tom and more of it. Tom", "en")  # two spaces: trimmed
+@example("1. ” x", "en")
+@example("1. [1] x", "en")
+@example("1. ”  ", "en")
+@example("Some words before it. Tom and then more of it. The end", "en")  # two in a row
+@example('Some words before it. " Tom went on', "en")  # a trailer after the space
+@example("Some words before it." + " " * 14 + "1. 'Tom' went home", "en")  # far from begin
+def test_shortcuts_after_the_dot_cut_where_latin_end_does(text: str, language: str) -> None:
+    assert segmenter.sentence_spans(text, language=language) == shortcuts_off(text, language)
+
+
+BLOCKS = st.sampled_from(
+    [*"a.\n 。！？｡．।॥؟۔։።፧။។៕᠃…‼⁇⁈⁉“„«»‹(（「『《【", *"gbdeщ木杏ĀĠ", "😀", "\U00010300"]
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(BLOCKS, max_size=40).map("".join), BLOCKS)
+@example("木", "፧")  # the same low byte (0x67), another block
+@example("Ġ", "।")  # U+0120 and U+0964 share nothing but the look
+@example("\U00010300", "̀")  # a code point beyond the BMP whose second byte is 0x03
+def test_present_rules_out_only_absent_blocks(text: str, needle: str) -> None:
+    seconds = text.encode("utf-32-le", "surrogatepass")[1::4]
+    segmenter._note_blocks(text, seconds)
+    try:
+        assert segmenter._present(text, needle) == (needle in text)
+    finally:
+        segmenter._note_blocks("", b"")
+
+
+LINES = st.sampled_from([*"ab \t\n\x0b\x0c\x1c\x85\u2028\u2029\u3000", "\n\n", "\n \n"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LINES, max_size=60).map("".join), st.tuples(st.integers(0, 5), st.integers(0, 5)))
+@example("a\n\x0b\nb", (0, 0))
+@example("a\n\u2028\n \nb", (0, 0))
+@example("\n\nb", (1, 0))
+def test_blank_lines_without_cr_are_the_pattern(text: str, cut: tuple[int, int]) -> None:
+    start, end = cut_range(text, *cut)  # (without up to cut[0] characters before, cut[1] after)
+    expected = [m.span() for m in segmenter._PARAGRAPH_BREAK.finditer(text, start, end)]
+    assert segmenter._paragraph_breaks(text, start, end) == expected
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(st.sampled_from([*"azAZ09 .@[`{~\x7f\x00", "é", "我", "Ω", "😀"]), max_size=60))
+def test_ascii_letter_count_counts_each_letter(text: str) -> None:
+    expected = sum(map(text.count, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+    assert segmenter._ascii_letter_count(text) == expected
