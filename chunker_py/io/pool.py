@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
+import signal
 import sys
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, Future, ProcessPoolExecutor
@@ -66,10 +67,16 @@ def _process_pool(workers: int) -> ProcessPoolExecutor:
     """A pool whose workers are forked on Linux (Python 3.14 made forkserver the default
     there): a forked worker starts with the parent's modules and token data already
     loaded (``cli._check_dependencies``), so start-up is paid once per run, not once per
-    worker; elsewhere the platform's default (spawn on macOS and Windows)."""
-    if sys.platform.startswith("linux"):
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork"))
-    return ProcessPoolExecutor(workers)
+    worker; elsewhere the platform's default (spawn on macOS and Windows). SIGTERM ends a
+    worker (a dead worker), whatever handler the parent has (``cut_beside``'s raises
+    ``Terminated``, which would stop the parent's run from inside the pool)."""
+    context = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=context,
+        initializer=signal.signal,
+        initargs=(signal.SIGTERM, signal.SIG_DFL),
+    )
 
 
 class _Guarded(Future[Any]):

@@ -138,12 +138,22 @@ def dies_on_odd(task: Task, output: Output) -> Done:
     return cut(task, output)
 
 
+def terminated_on_odd(task: Task, output: Output) -> Done:
+    """``cut``, except that the process cutting d01, d03... gets SIGTERM (the parent's
+    handler, which stops the whole run, must not be a worker's)."""
+    if int(task.path[1:3]) % 2:
+        os.kill(os.getpid(), signal.SIGTERM)
+        signal.pause()
+    return cut(task, output)
+
+
+@pytest.mark.parametrize("cutter", [dies_on_odd, terminated_on_odd])
 def test_a_dead_worker_costs_its_files_and_a_new_one_takes_its_place(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cutter: Any
 ) -> None:
     tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(8)])
     monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)  # workers cut every file
-    got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=dies_on_odd))
+    got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=cutter))
     assert [d.name for d in got] == [t.settings.source_name for t in tasks]
     for n, (done, task) in enumerate(zip(got, tasks, strict=True)):
         if n % 2:
