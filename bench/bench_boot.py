@@ -321,11 +321,7 @@ class Throttled(GzipSnapshotHandler):
         while chunk := source.read(16_384):
             if self.bucket is not None:
                 self.bucket.take(len(chunk))
-            try:
-                outputfile.write(chunk)
-            except (BrokenPipeError, ConnectionResetError):  # the page cut it (the probe)
-                self.close_connection = True
-                return
+            outputfile.write(chunk)
             type(self).sent += len(chunk)
             self.log.append((time.time(), unquote(urlsplit(self.path).path), len(chunk)))
 

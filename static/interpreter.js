@@ -99,27 +99,6 @@ const downloadNow = (path) => {
   return data;
 };
 
-// Pyodide's wasm, compiled already by snapshot.js on a repeat visit (see there): Pyodide
-// instantiates its wasm with WebAssembly.instantiateStreaming(fetch(url), imports); for
-// that URL the module compiled early is instantiated instead (the response Pyodide asked
-// for is dropped unread). When the early compile failed, Pyodide's own call goes ahead.
-const earlyWasm = globalThis.chunkInspectorWasm;
-if (earlyWasm && WebAssembly.instantiateStreaming) {
-  const instantiateStreaming = WebAssembly.instantiateStreaming;
-  WebAssembly.instantiateStreaming = async function (source, imports) {
-    const response = await source;
-    if (response?.url === earlyWasm.url && response.ok) {
-      const module = await earlyWasm.module.catch(() => null);
-      if (module) {
-        response.body?.cancel().catch(() => {});
-        mark("wasm-precompiled");
-        return { module, instance: await WebAssembly.instantiate(module, imports) };
-      }
-    }
-    return instantiateStreaming.call(this, response, imports);
-  };
-}
-
 // Imported after the downloads above have started.
 const pyodideModule = await import(here(`${BUILD.pyodide}pyodide.mjs`));
 export const version = pyodideModule.version;

@@ -267,22 +267,6 @@
     document.head.append(preload);
   }
 
-  // A repeat visit (a service worker controls the page): the wasm comes from the worker's
-  // cache, but Pyodide compiles it only once PyScript has started and loads it (~0.2-0.3 s
-  // later), and on a repeat visit the snapshot is there long before that, so the restore
-  // waited for the compile (bench/bench_boot.py, localhost: 262 ms from the inflated
-  // snapshot to the restored interpreter, 56 ms on a first visit, where the compile runs
-  // while the snapshot downloads). So it is compiled from here, off the main thread, and
-  // interpreter.js hands Pyodide this module instead (chunkInspectorWasm: a promise of it;
-  // a compile that fails is simply not used). Not on a first visit: Pyodide's own request
-  // would then be a second download of the wasm.
-  if (navigator.serviceWorker?.controller && script.dataset.wasm && WebAssembly.compileStreaming) {
-    const wasm = new URL(script.dataset.wasm, location.href).href;
-    performance.mark("ci:wasm-compile-started");
-    globalThis.chunkInspectorWasm = { url: wasm, module: WebAssembly.compileStreaming(fetch(wasm)) };
-    globalThis.chunkInspectorWasm.module.catch(() => {}); // not used then: Pyodide compiles it
-  }
-
   // A page its service worker controls has the snapshot in that worker's cache; on
   // loopback a plain request (the HTTP cache answers it when it can) is asked at once;
   // anywhere else the request is asked at once too, and is the link's probe.
