@@ -146,7 +146,7 @@ HTTP_GZIP = "http-gzip/"
 ALWAYS = "snapshot-always/"
 BEFORE = "before/"
 # static/snapshot.js's threshold, which snapshot-always/ sets to 0
-FAST_MBIT = "const FAST_MBIT = 6;"
+FAST_MBIT = "const FAST_MBIT = 15;"
 
 
 def snapshot_url(page: Any) -> str:

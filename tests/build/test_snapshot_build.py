@@ -79,7 +79,7 @@ def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(sit
     index = (site.root / "index.html").read_text("utf-8")
     head = index[: index.index("</head>")]
     # snapshot.js starts the download from <head>, before PyScript's own scripts
-    early = f'<script src="{site.build}/snapshot.js" data-snapshot="{site.snapshot}"'
+    early = f'<script async src="{site.build}/snapshot.js" data-snapshot="{site.snapshot}"'
     assert early in head
     assert head.index(early) < head.index('id="pyscript-core"')
     # PyScript's configuration is inline (no request for it before the interpreter starts)

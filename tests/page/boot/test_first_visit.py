@@ -10,12 +10,8 @@ and data-boot-reason, the bytes from its requests.
 
 from __future__ import annotations
 
-import http.server
 import io
-import threading
-import time
 import zipfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -76,58 +72,17 @@ def test_a_module_outside_stdlib_zip_brings_the_whole_standard_library(
     assert len([u for u in app.requests if u.endswith(FULL_STDLIB)]) == 1
 
 
-# The link probe (snapshot.js) is the snapshot's own download: this host sends the first
-# 16 KB of the snapshot, then nothing for STALL_S, then the rest. A probe measures well under
-# 1 Mbit/s in its window; a page that takes no probe just gets the snapshot late.
-STALL_S = 3.0
-
-
-def stalled_snapshot_server(root: Path, host: str) -> tuple[str, list[str]]:
-    """The site on `host` (port 0) with the snapshot's body stalled after 16 KB; returns
-    its URL and a list the handler appends to: "whole" when it sent a snapshot's every byte,
-    "cut" when the page hung up before."""
-    from sitebuild.serve import SiteHandler
-
-    sent: list[str] = []
-
-    class Stalled(SiteHandler):
-        def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
-            if "/snapshot-" not in self.path:
-                return super().copyfile(source, outputfile)
-            data = source.read()
-            try:
-                outputfile.write(data[:16_384])
-                outputfile.flush()
-                time.sleep(STALL_S)
-                for at in range(16_384, len(data), 65_536):
-                    outputfile.write(data[at : at + 65_536])
-                    outputfile.flush()
-            except OSError:  # the page hung up: the probe cancelled the download
-                sent.append("cut")
-                self.close_connection = True
-                return None
-            sent.append("whole")
-            return None
-
-    server = http.server.ThreadingHTTPServer(
-        (host, 0), lambda *a, **k: Stalled(*a, directory=str(root), **k)
-    )
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    STALLED.append(server)
-    return f"http://{host}:{server.server_address[1]}/", sent
-
-
-STALLED: list[http.server.ThreadingHTTPServer] = []
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _stop_stalled_servers() -> Iterator[None]:
-    yield
-    for server in STALLED:
-        server.shutdown()
-        server.server_close()
-
+# The link probe (snapshot.js) reads stdlib.zip's timing entry: this makes it say that the
+# file's bytes took 10 s to arrive (well under 1 Mbit/s), whatever the link really is.
+SLOW_LINK = """(() => {
+  const byName = Performance.prototype.getEntriesByName;
+  Performance.prototype.getEntriesByName = function (name, ...rest) {
+    const entries = byName.call(this, name, ...rest);
+    if (!String(name).endsWith("/stdlib.zip")) return entries;
+    return entries.map((e) => e.responseEnd > 0
+      ? Object.assign(e.toJSON(), { responseStart: e.responseEnd - 10000 }) : e);
+  };
+})();"""
 
 # Not loopback for snapshot.js, so it measures the link (any 127.x address reaches this
 # machine; Chromium treats them all as secure, so the service worker runs there too).
@@ -142,15 +97,14 @@ def probed_server(site, serve_dir):
 
 @pytest.mark.parametrize("host", ["127.0.0.1", "localhost", PROBED_HOST])
 def test_a_first_visit_from_this_machine_is_a_fast_link_without_a_probe(
-    host: str, site, new_app
+    host: str, site, serve_dir, new_app
 ) -> None:
     """On localhost and 127.0.0.1 snapshot.js asks for the snapshot at once, with no probe:
-    a download that stalls there (a busy machine) does not change its choice. Any other host,
-    127.0.0.2 included, is measured, and the same stall sends it the slow link's way."""
-    url, sent = stalled_snapshot_server(
-        site.root, PROBED_HOST if host == PROBED_HOST else "127.0.0.1"
-    )
-    app = new_app(url.replace("127.0.0.1", host))
+    a link measured slow there (a busy machine) does not change its choice. Any other host,
+    127.0.0.2 included, is measured, and the same slow measure sends it the slow link's way."""
+    served = serve_dir(site.root, host=PROBED_HOST if host == PROBED_HOST else "127.0.0.1")
+    app = new_app(served.url.replace("127.0.0.1", host))
+    app.page.context.add_init_script(script=SLOW_LINK)
     app.open().wait_ready()
     page = app.page
     measured = page.evaluate("() => performance.getEntriesByName('ci:link-measured').length")
@@ -160,40 +114,7 @@ def test_a_first_visit_from_this_machine_is_a_fast_link_without_a_probe(
         assert (boot, measured) == ("full", 1)
         assert reason.startswith("first visit on a slow link (0."), reason
     else:
-        assert (boot, measured, reason, sent[:1]) == ("snapshot", 0, "", ["whole"])
-    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
-
-
-@pytest.mark.page_errors_expected  # the first boot's warning that it did not use the snapshot
-def test_the_link_probe_is_the_snapshot_download_asked_at_once_and_cut_on_a_slow_link(
-    site, new_app
-) -> None:
-    """No separate probe before the snapshot: snapshot.js asks for the snapshot itself
-    before the page's first look is drawn (so before PyScript and the page's other scripts
-    run), measures it as it arrives, and on a slow link hangs up after its window: the
-    host never sends the rest, and the page boots normally."""
-    url, sent = stalled_snapshot_server(site.root, PROBED_HOST)
-    app = new_app(url)
-    failed: list[str] = []
-    app.page.on("requestfailed", lambda r: failed.append(r.url))
-    app.open().wait_ready()
-    page = app.page
-    assert page.get_attribute("#app", "data-boot") == "full"
-    marks = page.evaluate(
-        """() => Object.fromEntries(performance.getEntriesByType('mark')
-            .map((m) => [m.name, m.startTime]))"""
-    )
-    # asked from <head>: before the first look (drawn once the body is parsed)
-    assert marks["ci:snapshot-requested"] < marks["ci:first-look"], marks
-    assert marks["ci:snapshot-requested"] < marks["ci:link-measured"], marks
-    # one request for it, cut by the page (the host saw the hang-up), none after it
-    requests = [u for u in app.requests if "/snapshot-" in u]
-    assert len(requests) == 1, requests
-    assert [u for u in failed if "/snapshot-" in u], failed
-    deadline = time.monotonic() + STALL_S + 10
-    while not sent and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert sent[:1] == ["cut"]  # (the service worker may ask for it later, for the next visit)
+        assert (boot, measured, reason) == ("snapshot", 0, "")
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
 
@@ -229,7 +150,7 @@ def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_i
         .map((e) => [e.initiatorType, e.startTime])]"""
     )
     assert [u for u in early if u.endswith(f"{site.build}/lib.zip")]
-    # nor did snapshot.js's worker: its download, the link's probe, was cut (a failed
+    # nor did snapshot.js's worker: its look into the caches found nothing (a failed
     # request), and it asked for nothing more
     assert not [u for u, start in finished if "/snapshot-" in u and start < ready_epoch]
     # the service worker stores the build (the snapshot with it) after the first result
