@@ -260,6 +260,10 @@ DRIVER = """
 import ctypes, json, os, signal, subprocess, sys, time
 ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
 signum, folder, temp, slow = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+# a job started in the background of a shell without job control (CI's `.ci/run &`)
+# ignores SIGINT, and so would the CLI (an ignored signal stays ignored across exec): a
+# handled one is reset to its default there, so the CLI installs its own as usual
+signal.signal(signal.SIGINT, signal.default_int_handler)
 cli = subprocess.Popen(
     [sys.executable, "-c", slow, folder, "--jobs", "2", "--quiet", "--size", "200"],
     stdout=subprocess.DEVNULL, env={**os.environ, "TMPDIR": temp},
