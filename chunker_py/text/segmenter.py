@@ -800,7 +800,7 @@ _SHORTCUTS = True
 # mark after the space stays with the sentence), so ``_latin_end`` looks no further.
 _SURE_NEXT = frozenset(
     char
-    for char in _ASCII_LETTER_STRING[26:] + "0123456789" + _BULLETS + "(¿¡«„“‘"
+    for char in (*_ASCII_UPPER, *"0123456789", *_BULLETS, *"(¿¡«„“‘")
     if _STARTS.has(char) and char not in _TRAILER_LEADS and not char.isspace()
 )
 
