@@ -1171,6 +1171,8 @@ def _marker_value(value: str) -> tuple[str, int]:
         return ("number", int(value))
     if value in _ROMAN and value != "v" and value != "x":
         return ("roman", _ROMAN[value])
+    if len(value) > 1:  # "xxii", "iiii": beyond the table, numbering no list
+        return ("other", 0)
     return ("letter", ord(value) - ord("a") + 1)
 
 
