@@ -113,8 +113,9 @@ _L = re.escape(_LATIN)
 # joined across single spaces: ". . .", "! ! !", "Happy! ...", but not "raak. ...en"
 _RUN = "[{0}{1}]+(?:[ ](?:[{1}](?![{1}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*"
 _TERMINATORS = _UNCONDITIONAL + _LATIN
+_TERMINATOR_SET = frozenset(_TERMINATORS)
 _NONE_FOUND = re.compile("(?!)()")
-_CANDIDATES: dict[tuple[str, bool], re.Pattern[str]] = {}
+_CANDIDATES: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
 
 
 _ascii_part: tuple[str, str | None] = ("", None)
@@ -165,19 +166,27 @@ def _block_present(text: str, char: str) -> bool:
     return found
 
 
-def _candidates(text: str, colons: bool) -> re.Pattern[str]:
+def _candidates(text: str, colons: bool, start: int = 0) -> re.Pattern[str]:
     """The terminator-run pattern for the terminators present in ``text``: a class of
     one or a few characters is searched for many times faster than the full one (a lone
-    "." with ``str.find`` speed), and a character absent from the text changes no match."""
+    "." with ``str.find`` speed), and a character absent from the text changes no match.
+    (The range that starts at ``start``: one with a terminator in the two characters
+    before it takes the plain pattern, whose runs start at the range's start whatever
+    precedes it.)"""
     if text.isascii():
         present = "".join(char for char in ".!?" if char in text)
     else:
         present = "".join(char for char in _TERMINATORS if _present(text, char))
-    key = (present, colons)
+    # (the guarded pattern's look-behinds reach two characters before a run)
+    guarded = _SHORTCUTS and not _TERMINATOR_SET.intersection(text[max(0, start - 2) : start])
+    key = (present, colons, guarded)
     found = _CANDIDATES.get(key)
     if found is None:
         unconditional = re.escape("".join(c for c in present if c in _UNCONDITIONAL))
         latin = re.escape("".join(c for c in present if c in _LATIN))
+        if latin and not colons and guarded:
+            found = _CANDIDATES[key] = _guarded_candidates(unconditional, latin, len(present) == 1)
+            return found
         run = ""
         if present:
             run = f"[{unconditional}{latin}]+"
@@ -203,6 +212,33 @@ def _candidates(text: str, colons: bool) -> re.Pattern[str]:
             _CANDIDATES.clear()
         _CANDIDATES[key] = found
     return found
+
+
+def _guarded_candidates(unconditional: str, latin: str, single: bool) -> re.Pattern[str]:
+    """``_candidates``'s pattern (no colons; escaped terminator classes) without the runs
+    ``_paragraph`` skips first (led by a Latin terminator, before a character of
+    ``_NO_END_AFTER_DOT``): a tenth of a page of Markdown's matches, each a step of the
+    loop. Group 1 is the run as before; group 2 (empty) is set when an unconditional
+    terminator leads a run that the plain pattern would match there.
+
+    The same matches, in order: the runs and closers are possessive (the plain pattern's
+    are greedy, and nothing after them can fail), so a try at the start of a plain match
+    ends where it does and is kept or left out as ``_paragraph`` would. A try inside a run
+    left out starts at a later character of it and ends at the same place, before the
+    same character: left out too, unless an unconditional terminator leads it, whose
+    group 2 needs what a plain match's start has, no terminator before it, or a Latin one
+    that a space and a terminator precede (the single Latin terminator that ends a plain
+    run, "? .。"), which a run left out never holds."""
+    both = f"{unconditional}{latin}"
+    lead = latin if single else f"[{both}]"
+    mark = "(?:(?!)())?"  # group 2 never set: ``_paragraph`` knows the pattern by it
+    if unconditional:
+        mark = f"(?:(?<=[{unconditional}])(?:(?<![{both}].)|(?<=[{both}] [{latin}].))())?"
+    run = f"{lead}{mark}[{both}]*+(?:[ ](?:[{latin}](?![{latin}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*+"
+    # what ends nothing without a space ("chunker_py.text", "3.14")
+    no_end = "[" + re.escape("".join(sorted(_NO_END_AFTER_DOT))) + "]"
+    guard = f"(?(2)|(?!{no_end}))"
+    return re.compile(f"({run}){_CLOSER_RUN}+{guard}")
 
 
 # the Greek and Armenian blocks: where ";" and ":" may be full stops (the letter before
@@ -643,7 +679,7 @@ def sentence_spans(
     if language in _FAST_LANGUAGES and not (ascii_only or colons or thai):
         fast = _fast_sentences(text)
     pairs = None if fast else _pairs(text, start, end, breaks)
-    candidates = None if fast else _candidates(text, colon_stops)
+    candidates = None if fast else _candidates(text, colon_stops, start)
     out: Spans = []
     position = start
     for first, last in (*breaks, (end, end)):
@@ -651,7 +687,7 @@ def sentence_spans(
             if pairs is None:
                 pairs = _pairs(text, start, end, breaks)
             if candidates is None:
-                candidates = _candidates(text, colon_stops)
+                candidates = _candidates(text, colon_stops, start)
             _paragraph(text, position, first, rules, candidates, forced, pairs, out)
         position = last
     return out
@@ -696,10 +732,11 @@ def _paragraph(
     no_end = _NO_END_AFTER_DOT
     sure_next = _SURE_NEXT
     shortcuts = _SHORTCUTS
+    skip_check = shortcuts and candidates.groups == 1  # (two: the pattern skips them)
     clean = False  # ``begin`` is one space before a non-space (a shortcut's cut): no trim
     for match in candidates.finditer(text, start, end):
         first, stop = match.span()
-        if shortcuts and stop < end and text[stop] in no_end and text[first] not in unconditional:
+        if skip_check and stop < end and text[stop] in no_end and text[first] not in unconditional:
             # "chunker_py.text", "3.14", "(x.y)": no end without a space (what _latin_end
             # returns first); the forced starts and pairs passed are taken by the next run
             continue

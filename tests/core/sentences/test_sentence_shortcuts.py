@@ -14,12 +14,16 @@ give the same sentences, for any text of the characters it looks at (Hypothesis)
 - (issue 20, session 9) ". " before a digit, bullet or opener, the sentence start known
   after a shortcut's cut, a list marker alone, against ``_latin_end``; ``_present``'s
   block test against ``in``; the blank lines of a text without "\r" against
-  ``_PARAGRAPH_BREAK``; the ASCII letter count against a count per letter.
+  ``_PARAGRAPH_BREAK``; the ASCII letter count against a count per letter;
+- (session 10) the terminator pattern that leaves out the runs ``_paragraph`` skips
+  first, against the plain pattern's matches less those runs.
 """
 
 # ruff: noqa: RUF001  (look-alike characters on purpose)
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -235,3 +239,57 @@ def test_blank_lines_without_cr_are_the_pattern(text: str, cut: tuple[int, int])
 def test_ascii_letter_count_counts_each_letter(text: str) -> None:
     expected = sum(map(text.count, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
     assert segmenter._ascii_letter_count(text) == expected
+
+
+# Terminators of both kinds, their closers, runs that go on after a space, and what may
+# follow a run: a character that ends nothing without a space, a space, a capital.
+GUARDED = st.sampled_from(
+    [
+        *[*".!?…‼。！．।", *" \n\t\"”)»」'[-x3A"],
+        *["...", " .", " . ", "。.", ".。", "? .。", ". ..", "…”x"],
+    ]
+)
+
+
+def plain_candidates(text: str, start: int) -> re.Pattern[str]:
+    try:
+        segmenter._SHORTCUTS = False
+        return segmenter._candidates(text, False, start)
+    finally:
+        segmenter._SHORTCUTS = True
+
+
+def after_first_skip(pattern: re.Pattern[str], text: str, start: int, end: int) -> list:
+    """The runs ``_paragraph`` looks at: a plain pattern's matches less those its first
+    check skips; a guarded pattern's (two groups) as they are."""
+    no_end, unconditional = segmenter._NO_END_AFTER_DOT, segmenter._UNCONDITIONAL_SET
+    return [
+        (m.start(), m.end(1), m.end())
+        for m in pattern.finditer(text, start, end)
+        if pattern.groups == 2
+        or not (m.end() < end and text[m.end()] in no_end and text[m.start()] not in unconditional)
+    ]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(GUARDED, max_size=40).map("".join), st.integers(0, 4), st.integers(0, 4))
+@example(".。x", 0, 0)  # a run led by "." left out: the "。" inside it starts nothing
+@example("? .。x", 0, 0)  # the single "." ends the run: the "。" after it starts one
+@example("…”x", 0, 0)  # closers given back would leave "…" before a "”"
+@example("a.b", 0, 1)  # before the range's end: kept
+@example(".。-", 1, 0)  # a range that starts after a terminator: its "。" starts a run
+@example('..".', 1, 0)  # (which takes the plain pattern and the loop's check)
+@example(".? .。-", 3, 0)  # two before it: its "." leads the run, not a single "." after "? "
+def test_guarded_candidates_are_the_plain_ones_less_the_skipped(
+    text: str, cut_start: int, cut_end: int
+) -> None:
+    start, end = cut_range(text, cut_start, cut_end)
+    guarded = segmenter._candidates(text, False, start)
+    after_terminator = any(
+        char in segmenter._TERMINATORS for char in text[max(0, start - 2) : start]
+    )
+    if any(char in text for char in segmenter._LATIN) and not after_terminator:
+        assert guarded.groups == 2  # the pattern that leaves them out
+    plain = plain_candidates(text, start)
+    assert plain.groups == 1
+    assert after_first_skip(guarded, text, start, end) == after_first_skip(plain, text, start, end)
