@@ -678,17 +678,38 @@ def sentence_spans(
     fast = None
     if language in _FAST_LANGUAGES and not (ascii_only or colons or thai):
         fast = _fast_sentences(text)
-    pairs = None if fast else _pairs(text, start, end, breaks)
-    candidates = None if fast else _candidates(text, colon_stops, start)
     out: Spans = []
+    # The terminator runs of the whole range, found once: none holds white space other
+    # than single spaces, so none crosses a blank line, and each paragraph's are those a
+    # search of its own range finds (its look-arounds see a line break or the range's
+    # end there, alike for them). A paragraph with none and no forced start inside is
+    # one sentence, without a step of ``_paragraph``.
+    runs: list[re.Match[str]] | None = None
+    skip_check = False
+    pairs: list[tuple[int, int]] = []
+    r = f = 0
     position = start
     for first, last in (*breaks, (end, end)):
         if not fast or not _fast_paragraph(text, position, first, fast, forced, out):
-            if pairs is None:
-                pairs = _pairs(text, start, end, breaks)
-            if candidates is None:
+            if runs is None:
                 candidates = _candidates(text, colon_stops, start)
-            _paragraph(text, position, first, rules, candidates, forced, pairs, out)
+                runs = list(candidates.finditer(text, start, end))
+                skip_check = _SHORTCUTS and candidates.groups == 1
+                if runs:
+                    pairs = _pairs(text, start, end, breaks)
+            while r < len(runs) and runs[r].start() < position:
+                r += 1
+            low = r
+            while r < len(runs) and runs[r].start() < first:
+                r += 1
+            while f < len(forced) and forced[f] <= position:
+                f += 1
+            if low < r or (f < len(forced) and forced[f] < first):
+                _paragraph(
+                    text, position, first, rules, runs[low:r], skip_check, forced, pairs, out
+                )
+            else:
+                _add_trimmed(text, position, first, out)
         position = last
     return out
 
@@ -711,13 +732,16 @@ def _paragraph(
     start: int,
     end: int,
     rules: Rules,
-    candidates: re.Pattern[str],
+    runs: list[re.Match[str]],
+    skip_check: bool,
     forced: list[int],
     pairs: list[tuple[int, int]],
     out: Spans,
 ) -> None:
-    """Append the sentences of one paragraph (no blank line inside). (The loop runs once
-    a terminator, a thousand times a page of Chinese: names are local, pairs unpacked.)"""
+    """Append the sentences of one paragraph (no blank line inside), given its terminator
+    runs (``_candidates``'s matches; ``skip_check``: the pattern is the plain one, which
+    leaves the first skip to the loop). (The loop runs once a terminator, a thousand
+    times a page of Chinese: names are local, pairs unpacked.)"""
     f = bisect_right(forced, start)
     next_forced = forced[f] if f < len(forced) and forced[f] < end else end
     p = bisect_right(pairs, (start, end))
@@ -732,9 +756,8 @@ def _paragraph(
     no_end = _NO_END_AFTER_DOT
     sure_next = _SURE_NEXT
     shortcuts = _SHORTCUTS
-    skip_check = shortcuts and candidates.groups == 1  # (two: the pattern skips them)
     clean = False  # ``begin`` is one space before a non-space (a shortcut's cut): no trim
-    for match in candidates.finditer(text, start, end):
+    for match in runs:
         first, stop = match.span()
         if skip_check and stop < end and text[stop] in no_end and text[first] not in unconditional:
             # "chunker_py.text", "3.14", "(x.y)": no end without a space (what _latin_end
