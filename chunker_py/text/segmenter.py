@@ -683,7 +683,7 @@ def sentence_spans(
     # than single spaces, so none crosses a blank line, and each paragraph's are those a
     # search of its own range finds (its look-arounds see a line break or the range's
     # end there, alike for them). A paragraph with none and no forced start inside is
-    # one sentence, without a step of ``_paragraph``.
+    # one sentence, without a step of ``_paragraph`` (a shortcut: off, it takes one).
     runs: list[re.Match[str]] | None = None
     skip_check = False
     pairs: list[tuple[int, int]] = []
@@ -704,7 +704,7 @@ def sentence_spans(
                 r += 1
             while f < len(forced) and forced[f] <= position:
                 f += 1
-            if low < r or (f < len(forced) and forced[f] < first):
+            if low < r or (f < len(forced) and forced[f] < first) or not _SHORTCUTS:
                 _paragraph(
                     text, position, first, rules, runs[low:r], skip_check, forced, pairs, out
                 )
