@@ -8,20 +8,19 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
-from ..engine.index import TextIndex, per_text
+from ..engine.index import TextIndex
 from ..engine.spans import Span, SpanMeta
+from ..text.blocks import text_lines
 from .cache import text_index
 from .results import Chunk
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@per_text
 def _line_starts(index: TextIndex) -> list[int]:
     """Where each line of the text starts, kept per text (a record window or the chunk
-    map's detail line re-scans nothing)."""
-    return [0, *(m.end() for m in _LINE_BREAK.finditer(index.text))]
+    map's detail line re-scans nothing; the Markdown outline reads the same lines)."""
+    return text_lines(index).starts
 
 
 class _Utf16:
