@@ -11,13 +11,17 @@ Prints, as medians of interleaved rounds:
 - with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output).
 
 - the start-up alone (the command line on one 14-byte file), and the speed-up it leaves
-  possible on two cores.
+  possible on two cores;
+- with ``--baseline TREE`` (another checkout, e.g. ``git worktree add /tmp/old main``), that
+  tree's command line with ``--jobs 1`` and ``--jobs 2`` in the same rounds, and the ratios
+  of this tree's CPU and wall time to its.
 
 The command line loads its modules from a bytecode cache in a folder of the run, as an
 installed copy does (``--no-bytecode``: compiled in every run, as a checkout run with
 PYTHONDONTWRITEBYTECODE=1 does).
 
     python bench/bench_corpus.py [--quick] [--files N] [--rounds R] [--unique] [--no-bytecode]
+                                 [--baseline TREE]
 """
 
 from __future__ import annotations
@@ -122,17 +126,19 @@ def timed(fn: object, *args: object) -> tuple[float, float]:
 ENV: dict[str, str] = {}
 
 
-def cli_env(cache: Path | None) -> dict[str, str]:
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+def cli_env(cache: Path | None, root: Path = ROOT) -> dict[str, str]:
+    env = {**os.environ, "PYTHONPATH": str(root)}
     if cache is not None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(cache)
     return env
 
 
-def cli(folder: Path, jobs: int, *extra: str) -> tuple[float, float, int]:
+def cli(
+    folder: Path, jobs: int, *extra: str, root: Path = ROOT, env: dict[str, str] | None = None
+) -> tuple[float, float, int]:
     """Wall time, CPU time (all its processes) and peak resident memory (KB, the largest
-    process) of one CLI run."""
+    process) of one CLI run (of the tree at ``root``)."""
     probe = (
         "import resource, subprocess, sys, time\n"
         "t0 = time.perf_counter()\n"
@@ -147,8 +153,8 @@ def cli(folder: Path, jobs: int, *extra: str) -> tuple[float, float, int]:
         capture_output=True,
         text=True,
         check=True,
-        cwd=ROOT,
-        env=ENV,
+        cwd=root,
+        env=ENV if env is None else env,
     )
     seconds, cpu, rss = done.stdout.split()
     return float(seconds), float(cpu), int(rss)
@@ -168,6 +174,12 @@ def main() -> None:
         action="store_true",
         help="the command line compiles its modules in every run (no bytecode cache)",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="TREE",
+        help="another checkout whose command line runs in the same rounds (old vs new)",
+    )
     args = parser.parse_args()
     files, size, rounds = args.files, args.size, args.rounds
     if args.quick:
@@ -181,12 +193,21 @@ def main() -> None:
         (tiny / "one.md").write_text("One sentence.\n", encoding="utf-8")
         ENV.update(cli_env(None if args.no_bytecode else Path(tmp) / "bytecode"))
         cli(tiny, 1)  # writes the bytecode cache (unless --no-bytecode)
+        base = args.baseline.resolve() if args.baseline else None
+        base_env = {}
+        if base is not None:
+            base_env = cli_env(None if args.no_bytecode else Path(tmp) / "base-bytecode", base)
+            cli(tiny, 1, root=base, env=base_env)
         paths = corpus_files(folder)
-        print(f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores)")
+        print(
+            f"corpus: {len(paths)} files, {total / 1e6:.1f} MB ({os.cpu_count()} cores, "
+            f"load average at the start {os.getloadavg()[0]:.1f})"
+        )
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
         native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's row
         keys = ("lc", "ours", "j1", "j2", "start", *(("j1t",) if native else ()))
+        keys += ("b1", "b2") if base is not None else ()
         wall: dict[str, list[float]] = {k: [] for k in keys}
         cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
@@ -200,6 +221,10 @@ def main() -> None:
                 wall[f"j{jobs}"].append(seconds)
                 cpu[f"j{jobs}"].append(used)
                 rss[f"j{jobs}"] = max(rss.get(f"j{jobs}", 0), peak)
+                if base is not None:  # the baseline tree right after, under the same load
+                    seconds, used, _peak = cli(folder, jobs, root=base, env=base_env)
+                    wall[f"b{jobs}"].append(seconds)
+                    cpu[f"b{jobs}"].append(used)
             seconds, used, _peak = cli(tiny, 1)  # start-up: one 14-byte file
             wall["start"].append(seconds)
             cpu["start"].append(used)
@@ -220,6 +245,8 @@ def main() -> None:
             ("python -m chunker_py --jobs 2", "j2"),
             ("python -m chunker_py --jobs 1 --tiktoken", "j1t"),
             ("start-up: --jobs 1 on one 14-byte file", "start"),
+            ("baseline tree --jobs 1", "b1"),
+            ("baseline tree --jobs 2", "b2"),
         ):
             if key not in c:
                 continue
@@ -239,6 +266,19 @@ def main() -> None:
             f"  (start-up {c['start']:.2f}s of --jobs 1's {c['j1']:.2f}s CPU: at most "
             f"{bound:.2f}x on 2 idle cores; modules {loaded})"
         )
+        if base is not None:
+            print(f"baseline: {base}")
+            print(f"--jobs 1 / LangChain, CPU, baseline: {c['b1'] / c['lc']:.2f}x")
+            print(f"--jobs 2 over --jobs 1, wall, baseline: {w['b1'] / w['b2']:.2f}x "
+                  f"(CPU {c['b2'] / c['b1']:.2f}x)")  # fmt: skip
+            print(f"this tree / baseline, CPU: --jobs 1 {c['j1'] / c['b1']:.3f}x, "
+                  f"--jobs 2 {c['j2'] / c['b2']:.3f}x")  # fmt: skip
+            # per round: j1 and b1 ran back to back, so their ratio shares that round's load
+            paired = [n / b for n, b in zip(wall["j1"], wall["j2"], strict=True)]
+            paired_base = [n / b for n, b in zip(wall["b1"], wall["b2"], strict=True)]
+            print("--jobs 2 speed-up per round, this tree: "
+                  + " ".join(f"{x:.2f}" for x in paired)
+                  + "; baseline: " + " ".join(f"{x:.2f}" for x in paired_base))  # fmt: skip
         print(f"load average at the end: {os.getloadavg()[0]:.1f}")
         print(
             f"peak RSS --jobs 1: {rss['j1'] / 1024:.0f} MB for {len(paths)} files, "

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from operator import add, ge, sub
@@ -112,6 +112,11 @@ def split_range(
     text, index, sizer = job.text, job.index, job.sizer
     size, overlap = job.size, job.overlap
     sized = not sizer.per_code_point
+    # the two functions below call each other through this dict, emptied at the end: were
+    # they to name each other, they would form a reference cycle that kept the job and
+    # the text's index (its Markdown parse, sentences ...) alive until the cycle collector
+    # ran (issue 22)
+    calls: dict[str, Callable[[int, int, Sequence[Separator], Sink], None]] = {}
 
     def split(start: int, end: int, seps: Sequence[Separator], sink: Sink) -> None:
         separator, rest = _choose_separator(text, start, end, seps)
@@ -131,7 +136,7 @@ def split_range(
             if run_start < i:
                 merge_pieces(bounds, run_start, i, size, overlap, sink.merged, cum)
             if rest:
-                split_long(bounds[i], bounds[i + 1], rest, sink)
+                calls["split_long"](bounds[i], bounds[i + 1], rest, sink)
             else:
                 sink.whole(bounds[i], bounds[i + 1])
             run_start = i + 1
@@ -142,13 +147,13 @@ def split_range(
         """A long piece split again: its chunks from the cache when the same text was
         split with the same settings before (counting-only sinks split it afresh)."""
         if sink.spans is None:
-            split(start, end, seps, sink)
+            calls["split"](start, end, seps, sink)
             return
         key = (text[start:end], tuple(seps), size, overlap, sizer.name, sink.trim, blank_pieces)
         chunks = _PIECE_CHUNKS.get(key)
         if chunks is None:
             found = Sink(index, trim=sink.trim)
-            split(start, end, seps, found)
+            calls["split"](start, end, seps, found)
             assert found.spans is not None
             chunks = tuple((s.start - start, s.end - start, s.whole) for s in found.spans)
             if len(_PIECE_CHUNKS) >= _PIECE_CHUNKS_MAX:
@@ -156,7 +161,11 @@ def split_range(
             _PIECE_CHUNKS[key] = chunks
         sink.replay(start, chunks)
 
-    split(start, end, separators, job.sink)
+    calls.update(split=split, split_long=split_long)
+    try:
+        split(start, end, separators, job.sink)
+    finally:
+        calls.clear()
 
 
 @per_text

@@ -32,10 +32,13 @@ from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
 from .corpus import (
     FORMATS,
+    Collected,
+    Done,
     Output,
     Tally,
     Task,
     Terminated,
+    collector_off,
     cut,
     cut_beside,
     cut_corpus,
@@ -346,9 +349,14 @@ def execute(
         refused = stream_files(tasks, output, write, report, buffer_size)
         return 1 if refused or tally.skipped else 0
     local = jobs > 1 and not args.dask
-    cutter = cut_encoded if local and write_bytes is not None else cut
+    cutter: Callable[[Task, Output], Done] = (
+        cut_encoded if local and write_bytes is not None else cut
+    )
     forks = sys.platform.startswith("linux")  # elsewhere a pool of spawned workers
     with ExitStack() as stack:
+        if not args.dask:  # files are cut in this process and its forks: no cycles made
+            stack.enter_context(collector_off())
+            cutter = Collected(cutter)
         pool = None
         if local and not forks:
             from .pool import LocalPool

@@ -36,6 +36,7 @@ from ..engine.index import TextIndex, per_text
 from ..engine.sizer import Sizer
 from ..engine.spans import Span
 from ..text.blocks import Block, markdown_outline, markdown_tokens
+from ..text.graphemes import FIRST_MARK as _FIRST_MARK
 from ..text.graphemes import Graphemes
 from ..text.sentences import sentences
 
@@ -274,10 +275,12 @@ def assess(
 
     skip, skip_back, boundary = index.skip_space, index.skip_space_back, graphemes.is_boundary
     length = None if sizer.per_code_point else sizer.length  # code points: end - start
+    any_cut_fence = bool(cut_fences.starts)
     clean = ChunkDamage()  # shared by every undamaged chunk (most of them)
     chunks = []
+    damaged = []  # the others, for the counts
     for i, (start, end, _whole, meta) in enumerate(spans):
-        cuts_code = bool(cut_fences.starts) and bool(cut_fences.touching(start, end))
+        cuts_code = any_cut_fence and bool(cut_fences.touching(start, end))
         cuts_table = headless = False
         if table_rows and (touched := tables.touching(start, end)):
             cuts_table = any(not table_whole[t] for t in touched)
@@ -286,21 +289,32 @@ def assess(
         ends_mid = i < last and (q := skip(end)) != n and q not in starts_ok
         starts_mid = i > 0 and (q := skip_back(start)) != 0 and q not in ends_ok
         over = (end - start if length is None else length(text, start, end)) > size
-        # mid_word at each edge, called only where both neighbours are letters or digits
-        words = (
-            0 < start < n and text[start - 1].isalnum() and text[start].isalnum()
-            and mid_word(text, start)
-        ) + (
-            0 < end < n and text[end - 1].isalnum() and text[end].isalnum()
-            and mid_word(text, end)
-        )  # fmt: skip
-        splits = (not boundary(start)) + (not boundary(end))
+        # mid_word and grapheme boundaries at each edge inside the text; their common
+        # case (no letter or digit on both sides; both sides below U+0300, where only
+        # CR LF holds together) is decided here without a call (issue 22)
+        words = splits = 0
+        if 0 < start < n:
+            before, after = text[start - 1], text[start]
+            if before.isalnum() and after.isalnum() and mid_word(text, start):
+                words += 1
+            if before < _FIRST_MARK and after < _FIRST_MARK:
+                splits += before == "\r" and after == "\n"
+            else:
+                splits += not boundary(start)
+        if 0 < end < n:
+            before, after = text[end - 1], text[end]
+            if before.isalnum() and after.isalnum() and mid_word(text, end):
+                words += 1
+            if before < _FIRST_MARK and after < _FIRST_MARK:
+                splits += before == "\r" and after == "\n"
+            else:
+                splits += not boundary(end)
         if cuts_code or cuts_table or ends_mid or starts_mid or over or words or splits or headless:
-            chunks.append(
-                ChunkDamage(
-                    cuts_code, cuts_table, ends_mid, starts_mid, over, words, splits, headless
-                )
+            found = ChunkDamage(
+                cuts_code, cuts_table, ends_mid, starts_mid, over, words, splits, headless
             )
+            chunks.append(found)
+            damaged.append(found)
         else:
             chunks.append(clean)
     return Damage(
@@ -308,11 +322,11 @@ def assess(
         code_blocks_cut=fence_whole.count(False),
         tables=len(outline.tables),
         tables_cut=table_whole.count(False),
-        table_rows_without_header=sum(c.rows_without_header for c in chunks),
-        ends_mid_sentence=sum(c.ends_mid_sentence for c in chunks),
-        starts_mid_sentence=sum(c.starts_mid_sentence for c in chunks),
-        mid_word_edges=sum(c.mid_word_edges for c in chunks),
-        split_grapheme_edges=sum(c.split_grapheme_edges for c in chunks),
-        over_size=sum(c.over_size for c in chunks),
+        table_rows_without_header=sum(c.rows_without_header for c in damaged),
+        ends_mid_sentence=sum(c.ends_mid_sentence for c in damaged),
+        starts_mid_sentence=sum(c.starts_mid_sentence for c in damaged),
+        mid_word_edges=sum(c.mid_word_edges for c in damaged),
+        split_grapheme_edges=sum(c.split_grapheme_edges for c in damaged),
+        over_size=sum(c.over_size for c in damaged),
         chunks=tuple(chunks),
     )

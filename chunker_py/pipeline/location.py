@@ -8,20 +8,19 @@ import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
-from ..engine.index import TextIndex, per_text
+from ..engine.index import TextIndex
 from ..engine.spans import Span, SpanMeta
+from ..text.blocks import text_lines
 from .cache import text_index
 from .results import Chunk
 
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-@per_text
 def _line_starts(index: TextIndex) -> list[int]:
     """Where each line of the text starts, kept per text (a record window or the chunk
-    map's detail line re-scans nothing)."""
-    return [0, *(m.end() for m in _LINE_BREAK.finditer(index.text))]
+    map's detail line re-scans nothing; the Markdown outline reads the same lines)."""
+    return text_lines(index).starts
 
 
 class _Utf16:
@@ -70,20 +69,29 @@ def located(
         return
     wide = not text.isascii() and _ASTRAL.search(text) is not None
     # UTF-16 offsets: starts and ends each ascend (or nearly), so one cursor each
-    start16, end16 = (_Utf16(text), _Utf16(text)) if wide else (int, int)
+    start16, end16 = (_Utf16(text), _Utf16(text)) if wide else (None, None)
     line_starts = _line_starts(text_index(text))
     prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
+    # min and max as comparisons, no call for a UTF-16 offset equal to the code point's:
+    # a record's fields are much of the JSONL writer's time (issue 22)
     for index in range(first, stop):
         start, end, whole, meta = spans[index]
-        overlap = max(0, min(end, prev_end) - max(start, prev_start)) if index else 0
+        if index:
+            overlap = (end if end < prev_end else prev_end) - (
+                start if start > prev_start else prev_start
+            )
+            if overlap < 0:
+                overlap = 0
+        else:
+            overlap = 0
         start_line = bisect_right(line_starts, start)
         end_line = bisect_right(line_starts, end - 1)
         yield (
             index,
             start,
             end,
-            start16(start),
-            end16(end),
+            start if start16 is None else start16(start),
+            end if end16 is None else end16(end),
             end - start,
             overlap,
             start_line,

@@ -28,7 +28,9 @@ _HANGUL_FIRST, _HANGUL_T_COUNT = 0xAC00, 28
 _BREAK_AFTER = frozenset((CONTROL, CR, LF))  # GB4
 _HANGUL_NEXT = {L: frozenset((L, V, LV, LVT)), LV: frozenset((V, T)), V: frozenset((V, T))}
 _HANGUL_NEXT[LVT] = _HANGUL_NEXT[T] = frozenset((T,))
-_FIRST_MARK = "\u0300"  # the first code point whose class is not Other, Control, CR or LF
+# the first code point whose class is not Other, Control, CR or LF: below it, only CR LF
+# is not a boundary (the damage figures check that first, too)
+FIRST_MARK = _FIRST_MARK = "\u0300"
 _RI_RUN = re.compile("[\U0001f1e6-\U0001f1ff]+")
 
 

@@ -5,6 +5,7 @@ after another gives (``cut_corpus`` without an executor), in the same order."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import sys
@@ -321,3 +322,56 @@ def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
     assert seen["status"] == status  # what main returns for the signal, not killed by it
     assert seen["folders"] == []  # the worker outputs' folder is gone
     assert seen["left"] == []  # the worker ended and was waited for by its parent
+
+
+# A fresh interpreter (nothing imported by other tests) runs cut_beside on real documents
+# with a cutter that, in a worker, notes the modules its first file made it import.
+FIRST_IMPORTS = """
+import json, os, sys
+from chunker_py import Settings
+from chunker_py.io import corpus
+from chunker_py.io.corpus import Output, Task, cut_beside, cut_encoded
+root, fmt, rules = sys.argv[1], sys.argv[2], sys.argv[3] == "rules"
+parent = os.getpid()
+corpus.PARENT_MAX_BYTES = -1  # every file goes to the worker
+first = []
+def noting(task, output):
+    before = set(sys.modules)
+    done = cut_encoded(task, output)
+    if os.getpid() != parent and not first:
+        first.append(sorted(set(sys.modules) - before))
+        return corpus.replace(done, name=json.dumps(first[0]))
+    return done
+names = sorted(os.listdir(root))
+tasks = []
+for n, name in enumerate(names):
+    settings = Settings(chunk_size=300, chunk_overlap=50, source_name=name)
+    if rules and n % 2:  # a second splitter, as a rules file gives
+        settings = settings.replace(mode="sentence")
+    tasks.append(Task(name, settings, metadata={}, root=root))
+done = list(cut_beside(tasks, Output(fmt, lifted=True), 2, ahead=2, cutter=noting))
+print(next(d.name for d in done if d.name.startswith("[")))
+"""
+
+
+@pytest.mark.parametrize(("fmt", "rules"), [("jsonl", ""), ("summary", "rules"), ("csv", "")])
+def test_a_worker_inherits_what_a_first_file_loads(tmp_path: Path, fmt: str, rules: str) -> None:
+    """Before it forks, ``cut_beside`` cuts a sample with each splitter of the run, so
+    its worker does not import markdown-it, the grapheme tables ... again on its first
+    file (issue 22: ~45 ms more CPU for ``--jobs 2`` than ``--jobs 1``). Failed before
+    the warm-up: the worker's first file imported 83 modules (markdown_it, the token
+    tables' modules ...)."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[3]
+    for source in ("README.md", "CHANGELOG.md", "static/sample.txt"):
+        (tmp_path / Path(source).name).write_bytes((root / source).read_bytes())
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_IMPORTS, str(tmp_path), fmt, rules or "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert json.loads(done.stdout) == []
