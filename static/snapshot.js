@@ -144,7 +144,9 @@
   // read its message.
   const told = (data) => {
     const when = data.at ? { startTime: data.at - performance.timeOrigin } : undefined;
-    if (data.started) {
+    if (data.working) {
+      performance.mark("ci:snapshot-worker", when); // the worker runs: it looks for the bytes
+    } else if (data.started) {
       performance.mark("ci:snapshot-started", when);
       started();
     } else if (data.total) {
@@ -162,6 +164,7 @@
     addEventListener("message", async ({ data: { url, from, sha256 } }) => {
       try {
         const tell = (data) => postMessage({ ...data, at: performance.timeOrigin + performance.now() });
+        tell({ working: true });
         const bytes = await fetchInflated(url, tell, from, sha256);
         postMessage({ bytes }, [bytes.buffer ?? bytes]);
       } catch (error) {
@@ -183,7 +186,7 @@
         return;
       }
       worker.onmessage = ({ data }) => {
-        if (data.started || data.total || data.downloaded) return told(data);
+        if (data.working || data.started || data.total || data.downloaded) return told(data);
         worker.terminate();
         if (data.error) reject(new Error(data.error));
         else resolve(data.bytes);
