@@ -69,6 +69,16 @@ from sitebuild.tokendata import ensure_token_data
 from sitebuild.vendor import Vendored, pyscript_core_chunks, vendor_runtime
 from sitebuild.wheel import build_wheel
 
+# The size of the pieces whose SHA-256 index.html lists for the inflated snapshot
+# (static/snapshot.js's SNAPSHOT_PIECE): each piece is checked as soon as it has been read
+# from the service worker's cache, so the check overlaps the read instead of following it.
+SNAPSHOT_PIECE = 4 << 20
+
+
+def piece_digests(data: bytes, piece: int = SNAPSHOT_PIECE) -> list[str]:
+    """SHA-256 (hex) of each `piece` bytes of `data`, the last one shorter."""
+    return [hashlib.sha256(data[at : at + piece]).hexdigest() for at in range(0, len(data), piece)]
+
 
 def interpreter_module(template: bytes, settings: dict[str, Any]) -> bytes:
     """static/interpreter.js with its build settings (URLs relative to it, the key) filled in."""
@@ -222,8 +232,8 @@ def build(dist: Path = DIST) -> Site:
         "plotly": vendored.plotly,
         "snapshot": snapshot_url,
         # the service worker stores the snapshot inflated; snapshot.js checks that copy
-        # against this (static/sw.js, static/snapshot.js)
-        "snapshot_sha256": hashlib.sha256(gzip.decompress(snapshot.data)).hexdigest(),
+        # against these, piece by piece as it is read (static/sw.js, static/snapshot.js)
+        "snapshot_sha256": " ".join(piece_digests(gzip.decompress(snapshot.data))),
         "stdlib": f"{build_dir}/stdlib.zip",
         "pyscript_config": pyscript_config(build_dir),
         "pyscript_chunk": vendored.pyscript

@@ -5,6 +5,7 @@ falling back when it is unusable, is tests/page/boot/test_snapshot.py."""
 from __future__ import annotations
 
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -89,6 +90,26 @@ def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(sit
     assert not list((site.root / site.build).glob("*.json"))
     assert "packages" not in config
     assert config["interpreter"] == f"./{site.build}/interpreter.js"
+
+
+def test_index_lists_the_sha256_of_each_4_mib_piece_of_the_inflated_snapshot(site) -> None:
+    """The service worker keeps the snapshot inflated; snapshot.js checks that copy piece by
+    piece as it reads it (each piece's digest starts once the piece is whole, so the check
+    overlaps the read): index.html lists the SHA-256 of each 4 MiB of the inflated
+    snapshot, in order, the last piece shorter."""
+    index = (site.root / "index.html").read_text("utf-8")
+    listed = re.search(r'data-snapshot-sha256="([^"]*)"', index)
+    assert listed, "snapshot.js's tag has no data-snapshot-sha256"
+    raw = gzip.decompress((site.root / site.snapshot).read_bytes())
+    piece = 4 << 20
+    expected = [
+        hashlib.sha256(raw[at : at + piece]).hexdigest() for at in range(0, len(raw), piece)
+    ]
+    assert len(expected) > 1
+    assert listed.group(1).split(" ") == expected
+    # snapshot.js reads pieces of the same size
+    script = (site.root / site.build / "snapshot.js").read_text("utf-8")
+    assert "const PIECE = 4 << 20;" in script
 
 
 def test_snapshot_key_follows_the_python_code_it_holds() -> None:

@@ -216,3 +216,39 @@ def test_a_missing_app_zip_without_a_link_says_what_is_missing_without_a_bug_rep
     message = page.text_content("#readiness-message") or ""
     assert missing in message and "Bug" not in message
     assert page.is_hidden("#boot-status")
+
+
+@pytest.mark.parametrize(
+    "boot",
+    # a normal boot logs the missing snapshot (404) and why it was not used
+    ["snapshot", pytest.param("full", marks=pytest.mark.page_errors_expected)],
+)
+def test_pyscript_s_script_comes_from_a_preload_asked_before_python_starts(
+    boot: str, site, copy_site, serve_dir, new_app
+) -> None:
+    """PyScript asks for its script (app/main.py) only once the interpreter is ready, a round
+    trip on the critical path after the snapshot's restore: index.html preloads it, and
+    PyScript's request takes that response (one request for it, asked from a <link>, before
+    Python started), on either boot path."""
+    root = copy_site()
+    if boot == "full":
+        (root / site.snapshot).unlink()
+    served = serve_dir(root)
+    app = new_app(served.url)
+    asked: list[str] = []
+    app.page.on("request", lambda r: asked.extend([r.url] if r.url.endswith("/main.py") else []))
+    app.open()
+    assert app.wait_settled() == "ready", app.page.text_content("#boot-status")
+    assert app.page.get_attribute("#app", "data-boot") == boot
+    assert asked == [f"{served.url}{site.build}/app/main.py"], asked
+    initiator, started, python = app.page.evaluate(
+        """() => {
+          const entry = performance.getEntriesByType('resource')
+            .find((e) => e.name.endsWith('/app/main.py'));
+          const start = performance.getEntriesByName('ci:load-called')[0];
+          return [entry.initiatorType, entry.startTime, start.startTime];
+        }"""
+    )
+    assert initiator == "link"
+    assert started < python
+    assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS

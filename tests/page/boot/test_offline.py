@@ -198,34 +198,46 @@ def test_without_service_workers_the_page_works_and_says_it_is_not_offline(
     assert split_at(app, "120")
 
 
-CORRUPT_CACHED_SNAPSHOT = """async () => {
+# `damage`: "middle" flips 64 bytes in the middle (a whole piece of the SHA-256 list),
+# "end" the last byte (the last, shorter piece, checked after the read), "truncated" drops
+# the last 1,000 bytes. Returns the URL, the stored mark and the length before the damage.
+CORRUPT_CACHED_SNAPSHOT = """async (damage) => {
     for (const name of await caches.keys()) {
         const cache = await caches.open(name);
         for (const request of await cache.keys()) {
             if (!/\\/snapshot-[^/]*$/.test(new URL(request.url).pathname)) continue;
             const response = await cache.match(request);
-            const data = new Uint8Array(await response.arrayBuffer());
+            let data = new Uint8Array(await response.arrayBuffer());
             const stored = response.headers.get("Chunk-Inspector-Snapshot");
+            const size = data.length;
             const middle = data.length >> 1;
-            for (let i = middle; i < middle + 64; i++) data[i] ^= 0xff;
+            if (damage === "middle") for (let i = middle; i < middle + 64; i++) data[i] ^= 0xff;
+            if (damage === "end") data[data.length - 1] ^= 0xff;
+            if (damage === "truncated") data = data.subarray(0, data.length - 1000);
             await cache.put(request, new Response(data, { headers: response.headers }));
-            return [request.url, stored, data.length];
+            return [request.url, stored, size];
         }
     }
     return null;
 }"""
 
 
+@pytest.mark.parametrize("damage", ["middle", "end", "truncated"])
 def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
-    apps: Callable[..., App], hosts: Callable[..., Host], copy_site: Callable[[], Path], site
+    damage: str,
+    apps: Callable[..., App],
+    hosts: Callable[..., Host],
+    copy_site: Callable[[], Path],
+    site,
 ) -> None:
-    """The worker's copy of the snapshot is damaged (as a disk error would): the offline
-    reload boots the normal way from the cached files, says why, and shows its result."""
+    """The worker's copy of the snapshot is damaged (as a disk error would), in a piece read
+    early, in its last piece or cut short: the offline reload boots the normal way from the
+    cached files, says why, and shows its result."""
     host = hosts(copy_site())
     app = first_visit(apps, host)
     assert app.page.get_attribute("#app", "data-boot") == "snapshot"
     online = split_at(app, "120")
-    damaged, stored, size = app.page.evaluate(CORRUPT_CACHED_SNAPSHOT)
+    damaged, stored, size = app.page.evaluate(CORRUPT_CACHED_SNAPSHOT, damage)
     assert damaged.startswith(host.url), damaged
     # the worker keeps it inflated (no inflating on a repeat visit): the SHA-256 that
     # index.html gives, not the gzip's CRC, must catch the damage
