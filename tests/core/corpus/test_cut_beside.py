@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,27 @@ def test_this_process_cuts_small_files_and_workers_the_big_ones(
     assert all(d.name != me for d, doc in zip(got, docs, strict=True) if len(doc or "") > 100)
     assert me in {d.name for d in got}  # this process cut some of the small ones
     assert len({d.name for d in got} - {me}) == 1  # and one worker the rest
+
+
+def slowly_by_pid(task: Task, output: Output) -> Done:
+    """A stand-in cutter that takes a while a file and names the process that took it."""
+    time.sleep(0.05)
+    return Done(str(os.getpid()), "", 0)
+
+
+def test_both_processes_cut_files_above_the_page_s_import_limit(tmp_path: Path) -> None:
+    """A corpus of files above the page's 100,000-byte limit (with --no-limits) is cut by
+    this process and the worker alike: when the parent left every such file to the worker,
+    --jobs 2 ran no faster than --jobs 1 on the 40 files of 440 kB the issue measures."""
+    assert corpus_module.PARENT_MAX_BYTES >= 1 << 20
+    docs: list[str | bytes | None] = ["A sentence of prose. " * 8_000] * 12  # 168 kB each
+    tasks = write_files(tmp_path, docs)
+    with within(60):
+        got = list(cut_beside(tasks, Output(), 2, ahead=4, cutter=slowly_by_pid))
+    assert len(got) == len(tasks)
+    me = str(os.getpid())
+    assert me in {d.name for d in got}  # this process cut some of them
+    assert len({d.name for d in got} - {me}) == 1  # and one worker the others
 
 
 def dies_on_odd(task: Task, output: Output) -> Done:
