@@ -293,22 +293,15 @@ def assess(
         # case (no letter or digit on both sides; both sides below U+0300, where only
         # CR LF holds together) is decided here without a call (issue 22)
         words = splits = 0
-        if 0 < start < n:
-            before, after = text[start - 1], text[start]
-            if before.isalnum() and after.isalnum() and mid_word(text, start):
-                words += 1
-            if before < _FIRST_MARK and after < _FIRST_MARK:
-                splits += before == "\r" and after == "\n"
-            else:
-                splits += not boundary(start)
-        if 0 < end < n:
-            before, after = text[end - 1], text[end]
-            if before.isalnum() and after.isalnum() and mid_word(text, end):
-                words += 1
-            if before < _FIRST_MARK and after < _FIRST_MARK:
-                splits += before == "\r" and after == "\n"
-            else:
-                splits += not boundary(end)
+        for edge in (start, end):
+            if 0 < edge < n:
+                before, after = text[edge - 1], text[edge]
+                if before.isalnum() and after.isalnum() and mid_word(text, edge):
+                    words += 1
+                if before < _FIRST_MARK and after < _FIRST_MARK:
+                    splits += before == "\r" and after == "\n"
+                else:
+                    splits += not boundary(edge)
         if cuts_code or cuts_table or ends_mid or starts_mid or over or words or splits or headless:
             found = ChunkDamage(
                 cuts_code, cuts_table, ends_mid, starts_mid, over, words, splits, headless
