@@ -36,8 +36,7 @@ from ..engine.index import TextIndex, per_text
 from ..engine.sizer import Sizer
 from ..engine.spans import Span
 from ..text.blocks import Block, markdown_outline, markdown_tokens
-from ..text.graphemes import FIRST_MARK as _FIRST_MARK
-from ..text.graphemes import Graphemes
+from ..text.graphemes import FIRST_MARK, Graphemes
 from ..text.sentences import sentences
 
 # Scripts written without spaces between words, by code-point block (a block's unassigned
@@ -298,7 +297,7 @@ def assess(
                 before, after = text[edge - 1], text[edge]
                 if before.isalnum() and after.isalnum() and mid_word(text, edge):
                     words += 1
-                if before < _FIRST_MARK and after < _FIRST_MARK:
+                if before < FIRST_MARK and after < FIRST_MARK:
                     splits += before == "\r" and after == "\n"
                 else:
                     splits += not boundary(edge)

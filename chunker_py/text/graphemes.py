@@ -30,7 +30,7 @@ _HANGUL_NEXT = {L: frozenset((L, V, LV, LVT)), LV: frozenset((V, T)), V: frozens
 _HANGUL_NEXT[LVT] = _HANGUL_NEXT[T] = frozenset((T,))
 # the first code point whose class is not Other, Control, CR or LF: below it, only CR LF
 # is not a boundary (the damage figures check that first, too)
-FIRST_MARK = _FIRST_MARK = "\u0300"
+FIRST_MARK = "\u0300"
 _RI_RUN = re.compile("[\U0001f1e6-\U0001f1ff]+")
 
 
@@ -71,7 +71,7 @@ class Graphemes:
         if p <= 0 or p >= len(text):
             return True  # GB1, GB2
         before, after = text[p - 1], text[p]
-        if before < _FIRST_MARK and after < _FIRST_MARK:
+        if before < FIRST_MARK and after < FIRST_MARK:
             # no marks, joiners, prepends or Hangul below U+0300: only CR LF holds together
             return not (before == "\r" and after == "\n")
         left, right = properties(before), properties(after)

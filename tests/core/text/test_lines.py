@@ -17,13 +17,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def scanned(text: str) -> tuple[list[int], list[int]]:
-    """The reference: every line break matched, in order."""
-    starts, ends = [0], []
-    for match in _LINE_BREAK.finditer(text):
-        ends.append(match.start())
-        starts.append(match.end())
-    ends.append(len(text))
-    return starts, ends
+    """The reference: every line break matched, in order (a line starts after one and
+    ends before the next)."""
+    breaks = list(_LINE_BREAK.finditer(text))
+    return [0, *(m.end() for m in breaks)], [*(m.start() for m in breaks), len(text)]
 
 
 # line breaks of every kind, and characters that only look like one (U+2028, NEL, VT, FF)
