@@ -471,6 +471,40 @@ class _Worker:
     held: list[int] = field(default_factory=list)  # indices it took, not back yet
 
 
+def _folder_prefix(pid: int) -> str:
+    """The start of a run's folder name: this machine's name and the run's process id,
+    so that a later run can tell the folder of a parent that no longer runs here."""
+    host = "".join(char for char in os.uname().nodename if char.isascii() and char.isalnum())
+    return f"chunker_py-{host}-{pid}-"
+
+
+def _sweep_orphans(root: str) -> None:
+    """Remove the folders that runs on this machine left behind when their parent was
+    killed by SIGKILL (which no handler sees, so ``close`` never ran): a folder whose
+    name holds this machine's name and the id of a process that no longer exists, and
+    that belongs to this user. (A folder of another machine sharing ``root``, or of a
+    process whose id was taken again, stays: it may be in use.)"""
+    host_prefix = _folder_prefix(0)[: -len("0-")]
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return
+    for entry in entries:
+        pid_text = entry.name[len(host_prefix) :].split("-", 1)[0]
+        if not entry.name.startswith(host_prefix) or not pid_text.isdigit():
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid != os.getuid() or not entry.is_dir(
+                follow_symlinks=False
+            ):
+                continue
+            os.kill(int(pid_text), 0)
+        except ProcessLookupError:
+            shutil.rmtree(entry.path, ignore_errors=True)  # its parent is gone
+        except OSError:  # vanished, or a process of another user: running
+            continue
+
+
 class _Beside:
     """One ``cut_beside`` run, seen from this process."""
 
@@ -484,7 +518,8 @@ class _Beside:
     ) -> None:
         self.tasks, self.output, self.cutter, self.ahead = tasks, output, cutter, ahead
         self.sigterm = sigterm  # SIGTERM's handler before the run: the workers' own
-        self.folder = tempfile.mkdtemp(prefix="chunker_py-")
+        _sweep_orphans(tempfile.gettempdir())
+        self.folder = tempfile.mkdtemp(prefix=_folder_prefix(os.getpid()))
         self.shared_r, self.shared_w = os.pipe()  # any process takes from it
         self.big_r, self.big_w = os.pipe()  # workers only
         for fd in (self.shared_r, self.big_r):

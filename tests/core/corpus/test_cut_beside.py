@@ -346,6 +346,42 @@ def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
     assert seen["left"] == []  # the worker ended and was waited for by its parent
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cut_beside on Linux")
+def test_the_folder_a_parent_killed_by_sigkill_leaves_is_removed_by_the_next_run(
+    tmp_path: Path,
+) -> None:
+    """SIGKILL reaches no handler, so the killed parent's folder of worker outputs stays
+    behind; the next ``--jobs`` run on the machine removes it (its parent is gone) and its
+    own. Failed before the sweep: the first run's folder stayed after the second run."""
+    import subprocess
+
+    folder, temp = tmp_path / "corpus", tmp_path / "temp"
+    folder.mkdir()
+    temp.mkdir()
+    for n in range(40):
+        (folder / f"d{n:02d}.md").write_text(f"Sentence {n} of a file. " * 200, encoding="utf-8")
+    root = Path(corpus_module.__file__).parents[2]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    done = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(signal.SIGKILL), str(folder), str(temp), SLOW_CLI],
+        capture_output=True, text=True, check=True, cwd=root, env=env, timeout=100,
+    )  # fmt: skip
+    seen = json.loads(done.stdout)
+    assert seen["running"] and seen["status"] == -signal.SIGKILL
+    assert len(seen["folders"]) == 1  # what the killed parent left
+    until = time.monotonic() + 30  # its orphaned worker ends after the file it holds
+    while any(os.path.exists(f"/proc/{pid}") for pid in seen["workers"]):
+        assert time.monotonic() < until, "the orphaned worker never ended"
+        time.sleep(0.05)
+    (folder / "extra.md").write_text("One more file. " * 50, encoding="utf-8")
+    again = subprocess.run(
+        [sys.executable, "-m", "chunker_py", str(folder), "--jobs", "2", "--quiet"],
+        capture_output=True, cwd=root, env={**env, "TMPDIR": str(temp)}, timeout=100,
+    )  # fmt: skip
+    assert again.returncode == 0 and again.stdout.count(b"\n") > 40
+    assert os.listdir(temp) == []
+
+
 # A fresh interpreter (nothing imported by other tests) runs cut_beside on real documents
 # with a cutter that, in a worker, notes the modules its first file made it import.
 FIRST_IMPORTS = """
@@ -397,3 +433,30 @@ def test_a_worker_inherits_what_a_first_file_loads(tmp_path: Path, fmt: str, rul
         env={**os.environ, "PYTHONPATH": str(root)},
     )
     assert json.loads(done.stdout) == []
+
+
+def test_the_sweep_removes_only_folders_of_this_machine_s_ended_parents(tmp_path: Path) -> None:
+    """A folder of a live process, of another machine sharing the folder, or a plain
+    file stays; the folder of an ended process of this machine goes."""
+    import subprocess
+
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)  # fmt: skip
+    dead, live = int(ended.stdout), os.getpid()
+    prefix = corpus_module._folder_prefix
+    names = {
+        "dead": prefix(dead) + "a",
+        "live": prefix(live) + "b",
+        "other machine": prefix(dead).replace("chunker_py-", "chunker_py-elsewhere", 1) + "c",
+        "file": prefix(dead) + "d",
+    }
+    for key, name in names.items():
+        if key == "file":
+            (tmp_path / name).write_text("not a run's folder")
+        else:
+            (tmp_path / name).mkdir()
+            (tmp_path / name / "0").write_bytes(b"output")
+    corpus_module._sweep_orphans(str(tmp_path))
+    assert sorted(os.listdir(tmp_path)) == sorted(
+        names[key] for key in ("live", "other machine", "file")
+    )
