@@ -294,9 +294,6 @@ _MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
 _LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*(?={_MARKER}[^\S\r\n])")
 # the same for a text without "\r": a literal first, which ``re`` finds faster than a class
 _LINE_ITEM_LF = re.compile(rf"\n[^\S\r\n]*(?={_MARKER}[^\S\r\n])")
-# An inline list marker: its end (". ", ") ", ".) ") is found first, the value before it
-# then checked, since a scan that starts at every word would cost a millisecond a page.
-_MARKER_TAIL = re.compile(r"[.)]\)?(?=\s)")
 _PLAIN_OPENERS = "\"'“‘«„(["
 _PLAIN_NUMBER = re.compile(r"[0-9][0-9,]*")
 _AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")
@@ -312,8 +309,6 @@ _MARKER_LAST = frozenset("0123456789ivx")
 _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
 _LIST_REACH = 2000  # how far an inline list's items may stand from its second one
 # A second list marker after a space or tab: "2.", "b)", "ii.)" (then white space).
-_SECOND_NEEDLES = tuple(f"{value}{tail}" for value in ("2", "b", "ii") for tail in ".)")
-_SECOND_BUDGET = 800  # dots and brackets looked at one by one before the needles' scans
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
 _STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
 # A word for the word lists: up to white space or punctuation.
@@ -1120,10 +1115,7 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
     line items). A cheap scan, so the full one runs only there."""
     windows: list[tuple[int, int]] = []
-    hits = _second_markers(text, start, end)
-    if hits is None:
-        hits = _second_markers_by_needle(text, start, end)
-    for at in sorted(hits):
+    for at in sorted(_second_markers(text, start, end)):
         first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
         if windows and first <= windows[-1][1]:
             windows[-1] = (windows[-1][0], last)
@@ -1132,98 +1124,48 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     return windows
 
 
-def _marker_stands(text: str, at: int, after: int, end: int) -> bool:
-    """Whether the marker whose value starts at ``at`` and whose dot or bracket ends
-    before ``after`` stands alone: a space or tab before it, a space after it (past one
-    more ``)``: "ii.)", "2))")."""
-    if after < end and text[after] == ")":
-        after += 1
-    return after < end and text[after].isspace() and text[at - 1] in " \t"
+# A second list marker's dot or bracket: after "2", "b" or "ii" that a space or tab
+# precedes, before white space (past one more ")": "ii.)", "2))"). Each pattern starts
+# with its literal, which ``re`` jumps to as ``str.find`` does; the look-behinds are
+# tried there alone (a class first, "[.)]", is tested at every character: ~6x slower).
+_SECOND_TAILS = tuple(
+    re.compile(rf"\{tail}(?:(?<=[ \t][2b]\{tail})|(?<=[ \t]ii\{tail}))\)?(?=\s)") for tail in ".)"
+)
 
 
-def _second_markers(text: str, start: int, end: int) -> list[int] | None:
-    """Where each second list marker's value starts, found from the dots and brackets
-    of the range: one ``str.find`` of a character (memchr) jumps to each, several times
-    faster than the six two-character needles' scans when they are a few hundred a page
-    (None: more than ``_SECOND_BUDGET`` of them, left to those scans)."""
+def _second_markers(text: str, start: int, end: int) -> list[int]:
+    """Where each second list marker's value starts in the range (a space or tab before
+    it inside the range)."""
     hits: list[int] = []
-    looked = 0
-    for tail in ".)":
-        dot = text.find(tail, start + 2, end)
-        while dot >= 0:
-            looked += 1
-            if looked > _SECOND_BUDGET:
-                return None
-            value = text[dot - 1]
-            if value == "2" or value == "b":
-                at = dot - 1
-            elif value == "i" and text[dot - 2] == "i" and dot - 2 > start:
-                at = dot - 2
-            else:
-                dot = text.find(tail, dot + 1, end)
-                continue
-            if _marker_stands(text, at, dot + 1, end):
+    for pattern in _SECOND_TAILS:
+        for match in pattern.finditer(text, start, end):
+            dot = match.start()
+            at = dot - 1 if text[dot - 1] != "i" else dot - 2
+            if at > start:
                 hits.append(at)
-            dot = text.find(tail, dot + 1, end)
-    return hits
-
-
-def _second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
-    """``_second_markers`` for a range of many dots and brackets: a scan per needle."""
-    hits: list[int] = []
-    for needle in _SECOND_NEEDLES:  # str.find: far faster than a pattern beyond Latin-1
-        if not _present(text, needle):
-            continue
-        at = text.find(needle, start + 1, end)
-        while at >= 0:
-            if _marker_stands(text, at, at + len(needle), end):
-                hits.append(at)
-            at = text.find(needle, at + 1, end)
     return hits
 
 
 Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
 
+# An inline list marker's end (". ", ") ", ".) ", ")) " after a letter or digit), found
+# first, the value before it then checked, since a scan that starts at every word would
+# cost a millisecond a page; literals first, as ``_SECOND_TAILS``.
+_VALUE_TAILS = tuple(re.compile(rf"\{tail}(?<=[0-9a-z]\{tail})\)?(?=\s)") for tail in ".)")
+
 
 def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
-    """The list markers in ``[first, last)`` of the range that begins at ``start``."""
+    """The list markers whose dot or bracket stands in ``[first, last)`` of the range
+    that begins at ``start``."""
     found: list[Marker] = []
-    for at, stop in _marker_tails(text, first, last):
+    tails = [m.span() for pattern in _VALUE_TAILS for m in pattern.finditer(text, first, last)]
+    for at, stop in sorted(tails):
         if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
             continue  # "word." : a value of two or more characters is digits or roman
         value = _MARKER_VALUE.search(text, max(start, at - 4), at)
         if value:
             found.append((value.start(1), value.group(1), text[at:stop]))
     return found
-
-
-def _marker_tails(text: str, first: int, last: int) -> list[tuple[int, int]]:
-    """The spans ``_MARKER_TAIL.finditer(text, first, last)`` gives (". ", ") ", ".) "
-    before white space), found by ``str.find`` of "." and ")": it jumps to each (memchr),
-    where ``re`` tests every character against the class (the pattern takes a range of
-    more than ``_SECOND_BUDGET`` of them)."""
-    out: list[tuple[int, int]] = []
-    dot = text.find(".", first, last)
-    bracket = text.find(")", first, last)
-    looked = 0
-    while dot >= 0 or bracket >= 0:
-        looked += 1
-        if looked > _SECOND_BUDGET:
-            return [m.span() for m in _MARKER_TAIL.finditer(text, first, last)]
-        at = dot if bracket < 0 or 0 <= dot < bracket else bracket
-        after = at + 1
-        following = at + 1  # where the next tail may start
-        if after < last and text[after] == ")":
-            if after + 1 < last and text[after + 1].isspace():
-                out.append((at, after + 1))
-                following = after + 1
-        elif after < last and text[after].isspace():
-            out.append((at, after))
-        if 0 <= dot < following:
-            dot = text.find(".", following, last)
-        if 0 <= bracket < following:
-            bracket = text.find(")", following, last)
-    return out
 
 
 def _marker_value(value: str) -> tuple[str, int]:
