@@ -129,7 +129,8 @@ def _present(text: str, needle: str) -> bool:
     checks."""
     global _ascii_part
     if not needle.isascii():
-        return _block_present(text, needle[0]) and needle in text
+        first = _block_start(text, needle[0])
+        return first >= 0 and text.find(needle, first) >= 0
     if text.isascii():
         return needle in text
     if _ascii_part[0] is not text:
@@ -141,9 +142,9 @@ def _present(text: str, needle: str) -> bool:
     return needle in (text if part is None else part)
 
 
-# The text whose UTF-32 second bytes are known (``sentence_spans`` notes them), and which
-# of those bytes are there (found so far: at most one per block of 256 code points).
-_blocks: tuple[str, bytes, dict[int, bool]] = ("", b"", {})
+# The text whose UTF-32 second bytes are known (``sentence_spans`` notes them), and where
+# the first of each of those bytes stands (found so far: one per block of 256 code points).
+_blocks: tuple[str, bytes, dict[int, int]] = ("", b"", {})
 
 
 def _note_blocks(text: str, seconds: bytes) -> None:
@@ -151,18 +152,19 @@ def _note_blocks(text: str, seconds: bytes) -> None:
     _blocks = (text, seconds, {})
 
 
-def _block_present(text: str, char: str) -> bool:
-    """False when no code point of ``char``'s block of 256 stands in ``text`` (known only
-    for the text ``_note_blocks`` was given: else True). One ``bytes.find`` (memchr) a
-    block rules out the terminators and openers of other scripts, where ``in`` costs up to
-    14 µs a page beyond Latin-1 (it looks for the low byte, common in such text)."""
+def _block_start(text: str, char: str) -> int:
+    """Where the first code point of ``char``'s block of 256 stands in ``text``, -1 when
+    none does (known only for the text ``_note_blocks`` was given: else 0). One
+    ``bytes.find`` (memchr) a block rules out the terminators and openers of other
+    scripts, where ``in`` costs up to 14 µs a page beyond Latin-1 (it looks for the low
+    byte, common in such text), and a search for one of them starts there."""
     known, seconds, seen = _blocks
     if known is not text:
-        return True
+        return 0
     block = ord(char) >> 8 & 0xFF
     found = seen.get(block)
     if found is None:
-        found = seen[block] = seconds.find(block) >= 0
+        found = seen[block] = seconds.find(block)
     return found
 
 
