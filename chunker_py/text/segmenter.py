@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable
 
 from . import sentence_chars as chars
@@ -630,10 +631,10 @@ def _cyrillic_language(sample: str) -> str:
 def _latin_language(sample: str) -> str:
     votes: dict[str, int] = {}
     table = _STOPWORD_LANGUAGES
-    for word in _LATIN_WORD.findall(sample):
-        if word in table:
-            for language in table[word]:
-                votes[language] = votes.get(language, 0) + 1
+    # the function words counted in C (``filter``, ``Counter``), then each word's languages
+    for word, times in Counter(filter(table.__contains__, _LATIN_WORD.findall(sample))).items():
+        for language in table[word]:
+            votes[language] = votes.get(language, 0) + times
     return max(
         votes, key=lambda language: (votes[language], language == "en", language), default="en"
     )
@@ -1150,10 +1151,15 @@ def _second_markers(text: str, start: int, end: int) -> list[int]:
 
 Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
 
-# An inline list marker's end (". ", ") ", ".) ", ")) " after a letter or digit), found
-# first, the value before it then checked, since a scan that starts at every word would
-# cost a millisecond a page; literals first, as ``_SECOND_TAILS``.
-_VALUE_TAILS = tuple(re.compile(rf"\{tail}(?<=[0-9a-z]\{tail})\)?(?=\s)") for tail in ".)")
+# An inline list marker's end (". ", ") ", ".) ", ")) ") after a digit or a roman
+# numeral's letter, or after a letter that white space or the text's start precedes (a
+# value of two or more characters is digits or roman), found first, the value before it
+# then checked, since a scan that starts at every word would cost a millisecond a page;
+# literals first, as ``_SECOND_TAILS``.
+_VALUE_TAILS = tuple(
+    re.compile(rf"\{tail}(?:(?<=[0-9ivx]\{tail})|(?<=\s[a-z]\{tail})|(?<=^[a-z]\{tail}))\)?(?=\s)")
+    for tail in ".)"
+)
 
 
 def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:

@@ -199,6 +199,8 @@ def inline_markers_by_tail(text: str, start: int, first: int, last: int) -> list
 @example("1.) 2)) 3. ii) iv.) 12. x", 0, 0, 0)
 @example(" b. c", 1, 2, 0)  # a tail at the window's start
 @example("2.)) 3.) x", 0, 0, 0)
+@example("a. b) c", 0, 0, 0)  # a letter at the text's start
+@example("xa. b) c", 1, 0, 0)  # at the range's start, a letter before it
 def test_inline_markers_are_the_tails_values(
     text: str, cut_start: int, cut_first: int, cut_last: int
 ) -> None:
