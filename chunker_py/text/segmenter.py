@@ -37,7 +37,7 @@ words. Letter classes come from frozen tables (``sentence_chars``), never from
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
@@ -1085,8 +1085,9 @@ def _forced_starts(text: str, start: int, end: int, ascii_only: bool, thai: bool
     if not ascii_only:
         found += _inline_bullets(text, start, end)
     if _present(text, ". ") or _present(text, ") "):
-        for first, last in _inline_list_windows(text, start, end):
-            markers = _inline_markers(text, start, first, last)
+        tails = _value_tails(text, start, end)
+        for first, last in _inline_list_windows(text, start, end, tails):
+            markers = _inline_markers(text, start, first, last, tails)
             if len(markers) > 1:
                 found += _inline_list_starts(text, start, markers)
     if thai:
@@ -1113,12 +1114,15 @@ def _inline_bullets(text: str, start: int, end: int) -> list[int]:
     return found
 
 
-def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _inline_list_windows(
+    text: str, start: int, end: int, tails: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
     """Stretches of the range that may hold an inline list: around each second list
     marker ("2.", "b)", "ii.)") after a space within a line (items at line starts are
-    line items). A cheap scan, so the full one runs only there."""
+    line items). A cheap scan, so the full one runs only there (``tails``: the range's
+    ``_value_tails``)."""
     windows: list[tuple[int, int]] = []
-    for at in sorted(_second_markers(text, start, end)):
+    for at in _second_markers(text, start, tails):
         first, last = max(start, at - _LIST_REACH), min(end, at + _LIST_REACH)
         if windows and first <= windows[-1][1]:
             windows[-1] = (windows[-1][0], last)
@@ -1127,47 +1131,58 @@ def _inline_list_windows(text: str, start: int, end: int) -> list[tuple[int, int
     return windows
 
 
-# A second list marker's dot or bracket: after "2", "b" or "ii" that a space or tab
-# precedes, before white space (past one more ")": "ii.)", "2))"). Each pattern starts
-# with its literal, which ``re`` jumps to as ``str.find`` does; the look-behinds are
-# tried there alone (a class first, "[.)]", is tested at every character: ~6x slower).
-_SECOND_TAILS = tuple(
-    re.compile(rf"\{tail}(?:(?<=[ \t][2b]\{tail})|(?<=[ \t]ii\{tail}))\)?(?=\s)") for tail in ".)"
-)
-
-
-def _second_markers(text: str, start: int, end: int) -> list[int]:
-    """Where each second list marker's value starts in the range (a space or tab before
-    it inside the range)."""
-    hits: list[int] = []
-    for pattern in _SECOND_TAILS:
-        for match in pattern.finditer(text, start, end):
-            dot = match.start()
-            at = dot - 1 if text[dot - 1] != "i" else dot - 2
-            if at > start:
-                hits.append(at)
-    return hits
-
-
 Marker = tuple[int, str, str]  # position, value ("3", "b", "iv"), style (".", ")", ".)")
 
 # An inline list marker's end (". ", ") ", ".) ", ")) ") after a digit or a roman
 # numeral's letter, or after a letter that white space or the text's start precedes (a
 # value of two or more characters is digits or roman), found first, the value before it
-# then checked, since a scan that starts at every word would cost a millisecond a page;
-# literals first, as ``_SECOND_TAILS``.
+# then checked, since a scan that starts at every word would cost a millisecond a page.
+# Each pattern starts with its literal, which ``re`` jumps to as ``str.find`` does; the
+# look-behinds are tried there alone (a class first, "[.)]", is tested at every
+# character: ~6x slower).
 _VALUE_TAILS = tuple(
     re.compile(rf"\{tail}(?:(?<=[0-9ivx]\{tail})|(?<=\s[a-z]\{tail})|(?<=^[a-z]\{tail}))\)?(?=\s)")
     for tail in ".)"
 )
 
 
-def _inline_markers(text: str, start: int, first: int, last: int) -> list[Marker]:
+def _value_tails(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of the range's ``_VALUE_TAILS``, in order: the ends of its possible
+    list markers, found once for the second markers and each window's markers."""
+    tails = [m.span() for pattern in _VALUE_TAILS for m in pattern.finditer(text, start, end)]
+    tails.sort()
+    return tails
+
+
+def _second_markers(text: str, start: int, tails: list[tuple[int, int]]) -> list[int]:
+    """Where each second list marker's value ("2", "b", "ii") starts, in order: at a
+    ``tails`` end, a space or tab before it inside the range."""
+    hits: list[int] = []
+    for dot, _stop in tails:
+        value = text[dot - 1]
+        if value == "2" or value == "b":
+            at = dot - 1
+        elif value == "i" and text[dot - 2] == "i":
+            at = dot - 2
+        else:
+            continue
+        if at > start and text[at - 1] in " \t":
+            hits.append(at)
+    return hits
+
+
+def _inline_markers(
+    text: str, start: int, first: int, last: int, tails: list[tuple[int, int]]
+) -> list[Marker]:
     """The list markers whose dot or bracket stands in ``[first, last)`` of the range
-    that begins at ``start``."""
+    that begins at ``start``, the white space after it too (``tails``: the range's
+    ``_value_tails``)."""
     found: list[Marker] = []
-    tails = [m.span() for pattern in _VALUE_TAILS for m in pattern.finditer(text, first, last)]
-    for at, stop in sorted(tails):
+    for at, stop in tails[bisect_left(tails, (first, 0)) :]:
+        if at >= last:
+            break
+        if stop >= last:
+            continue  # the white space after it lies beyond the window
         if at - 2 >= start and text[at - 1] not in _MARKER_LAST and not text[at - 2].isspace():
             continue  # "word." : a value of two or more characters is digits or roman
         value = _MARKER_VALUE.search(text, max(start, at - 4), at)

@@ -152,15 +152,16 @@ def second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
 @example("x b)\u2028", 0, 0)
 def test_second_markers_are_the_needles(text: str, cut_start: int, cut_end: int) -> None:
     start, end = cut_range(text, cut_start, cut_end)
-    found = segmenter._second_markers(text, start, end)
-    assert sorted(found) == second_markers_by_needle(text, start, end)
+    found = segmenter._second_markers(text, start, segmenter._value_tails(text, start, end))
+    assert found == second_markers_by_needle(text, start, end)
 
 
 def test_many_dots_still_find_the_second_marker() -> None:
     text = "." * 2000 + ") " * 500 + " 2. x"
     at = text.index("2.")
-    assert segmenter._second_markers(text, 0, len(text)) == [at]
-    assert segmenter._inline_list_windows(text, 0, len(text)) == [
+    assert segmenter._second_markers(text, 0, segmenter._value_tails(text, 0, len(text))) == [at]
+    tails = segmenter._value_tails(text, 0, len(text))
+    assert segmenter._inline_list_windows(text, 0, len(text), tails) == [
         (max(0, at - segmenter._LIST_REACH), len(text))
     ]
 
@@ -208,7 +209,9 @@ def test_inline_markers_are_the_tails_values(
     first = min(start + cut_first, len(text))
     last = max(first, len(text) - cut_last)
     expected = inline_markers_by_tail(text, start, first, last)
-    assert segmenter._inline_markers(text, start, first, last) == expected
+    for end in {last, len(text)}:  # the tails of the range, which may reach beyond ``last``
+        tails = segmenter._value_tails(text, start, end)
+        assert segmenter._inline_markers(text, start, first, last, tails) == expected
 
 
 # Session 9's shortcuts: what may follow ". " (a digit, a bullet, an opener, besides a
