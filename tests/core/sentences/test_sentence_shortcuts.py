@@ -81,6 +81,24 @@ def test_latin_shortcuts_cut_where_latin_end_does(text: str, language: str) -> N
     assert segmenter.sentence_spans(text, language=language) == shortcuts_off(text, language)
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.lists(COLONS, max_size=40).map("".join), st.integers(0, 3), st.integers(0, 3))
+@example("α;", 0, 0)
+@example("α;", 1, 0)  # the letter before it lies outside the range
+@example("Ա:", 0, 0)
+@example("\u1fff; \u0530: \u0370;", 0, 0)  # outside the tables, inside the blocks
+def test_colon_stops_are_the_letters_before_each_colon(
+    text: str, cut_start: int, cut_end: int
+) -> None:
+    start, end = cut_range(text, cut_start, cut_end)
+    expected = any(
+        (text[at] == ";" and segmenter._GREEK_CHAR.has(text[at - 1]))
+        or (text[at] == ":" and segmenter._ARMENIAN_CHAR.has(text[at - 1]))
+        for at in range(start + 1, end)
+    )
+    assert segmenter._colon_stops(text, start, end) == expected
+
+
 def every_colon_looked_at(text: str) -> list[tuple[int, int]]:
     original = segmenter._colon_stops
     try:
