@@ -293,10 +293,13 @@ _MARKER = (
     r"(?:\.\)|[.)]))"
 )
 _MARKER_ONLY = re.compile(rf"(?:[{_BULLETS}]\s*)?{_MARKER}\Z")
-# (Patterns that start with one class are found fast: "\r\n" is found at its "\n".)
-_LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*(?={_MARKER}[^\S\r\n])")
+# (Patterns that start with one class are found fast: "\r\n" is found at its "\n". The
+# indentation is possessive and a marker's first character tested alone first: a line of
+# prose fails there, not after each choice of ``_MARKER``.)
+_MARKER_FIRST = rf"[{_BULLETS}*\-–(0-9a-zA-Z]"
+_LINE_ITEM = re.compile(rf"[\r\n][^\S\r\n]*+(?={_MARKER_FIRST})(?={_MARKER}[^\S\r\n])")
 # the same for a text without "\r": a literal first, which ``re`` finds faster than a class
-_LINE_ITEM_LF = re.compile(rf"\n[^\S\r\n]*(?={_MARKER}[^\S\r\n])")
+_LINE_ITEM_LF = re.compile(rf"\n[^\S\r\n]*+(?={_MARKER_FIRST})(?={_MARKER}[^\S\r\n])")
 _PLAIN_OPENERS = "\"'“‘«„(["
 _PLAIN_NUMBER = re.compile(r"[0-9][0-9,]*")
 _AFTER_PLAIN_WORD = frozenset(" \t\r\n.,;!?")

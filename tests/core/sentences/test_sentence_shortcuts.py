@@ -359,3 +359,24 @@ def test_guarded_candidates_are_the_plain_ones_less_the_skipped(
     plain = plain_candidates(text, start)
     assert plain.groups == 1
     assert after_first_skip(guarded, text, start, end) == after_first_skip(plain, text, start, end)
+
+
+LINES = st.sampled_from(
+    [*"\n\r \t\u00a0\u2028ab1iIxX(-*–•.)", "\r\n", "  ", "12. ", "(a) ", "iv.) ", "- ", "The "]
+)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(LINES, max_size=50).map("".join))
+@example("\n  - item\n\t12. x\n(iv) y\n\u00a0 • z")
+@example("\n \n- x")
+@example("\r\n  a) b")
+def test_line_items_are_the_markers_after_each_line_break(text: str) -> None:
+    """The line-item patterns (possessive indentation, a marker's first character tested
+    first) find what the rule states: each line break, its indentation, then a marker
+    and a space or tab."""
+    plain = re.compile(rf"[\r\n][^\S\r\n]*(?={segmenter._MARKER}[^\S\r\n])")
+    expected = [m.end() for m in plain.finditer(text)]
+    assert [m.end() for m in segmenter._LINE_ITEM.finditer(text)] == expected
+    if "\r" not in text:
+        assert [m.end() for m in segmenter._LINE_ITEM_LF.finditer(text)] == expected
