@@ -316,12 +316,9 @@ print(json.dumps({"running": running, "status": status, "workers": workers,
 """
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cut_beside on Linux")
-@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
-def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
-    tmp_path: Path, signum: int, status: int
-) -> None:
-    import json
+def signalled_mid_run(tmp_path: Path, signum: int) -> dict[str, Any]:
+    """Run ``DRIVER``: a ``--jobs 2`` command line on 40 files in ``tmp_path / "corpus"``
+    (its temporary folder ``tmp_path / "temp"``) sent ``signum`` mid-run; what it saw."""
     import subprocess
 
     folder, temp = tmp_path / "corpus", tmp_path / "temp"
@@ -339,7 +336,16 @@ def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
         env={**os.environ, "PYTHONPATH": str(root)},
         timeout=100,
     )
-    seen = json.loads(done.stdout)
+    seen: dict[str, Any] = json.loads(done.stdout)
+    return seen
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="cut_beside on Linux")
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_parent_stopped_by_a_signal_reaps_its_workers_and_removes_its_folder(
+    tmp_path: Path, signum: int, status: int
+) -> None:
+    seen = signalled_mid_run(tmp_path, signum)
     assert seen["running"] and len(seen["workers"]) == 1  # signalled mid-run, one worker
     assert seen["status"] == status  # what main returns for the signal, not killed by it
     assert seen["folders"] == []  # the worker outputs' folder is gone
@@ -355,18 +361,10 @@ def test_the_folder_a_parent_killed_by_sigkill_leaves_is_removed_by_the_next_run
     own. Failed before the sweep: the first run's folder stayed after the second run."""
     import subprocess
 
+    seen = signalled_mid_run(tmp_path, signal.SIGKILL)
     folder, temp = tmp_path / "corpus", tmp_path / "temp"
-    folder.mkdir()
-    temp.mkdir()
-    for n in range(40):
-        (folder / f"d{n:02d}.md").write_text(f"Sentence {n} of a file. " * 200, encoding="utf-8")
     root = Path(corpus_module.__file__).parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
-    done = subprocess.run(
-        [sys.executable, "-c", DRIVER, str(signal.SIGKILL), str(folder), str(temp), SLOW_CLI],
-        capture_output=True, text=True, check=True, cwd=root, env=env, timeout=100,
-    )  # fmt: skip
-    seen = json.loads(done.stdout)
     assert seen["running"] and seen["status"] == -signal.SIGKILL
     assert len(seen["folders"]) == 1  # what the killed parent left
     until = time.monotonic() + 30  # its orphaned worker ends after the file it holds
