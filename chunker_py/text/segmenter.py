@@ -314,7 +314,6 @@ _NO_END_AFTER_DOT = frozenset(
 _MARKER_LAST = frozenset("0123456789ivx")
 _MARKER_VALUE = re.compile(r"(?:(?<=\s)|^)([0-9]{1,2}|[a-z]|[ivx]{1,4})\Z")
 _LIST_REACH = 2000  # how far an inline list's items may stand from its second one
-# A second list marker after a space or tab: "2.", "b)", "ii.)" (then white space).
 _THAI_SPACE = re.compile(r"[\u0e01-\u0e5b][^\S\r\n]+(?=[\u0e01-\u0e5b])")
 _STARTS = _Chars(chars.UPPER, chars.CASELESS, chars.DIGIT, extra=_OPENERS + _BULLETS + "…")
 # A word for the word lists: up to white space or punctuation.
@@ -1165,7 +1164,7 @@ def _second_markers(text: str, start: int, tails: list[tuple[int, int]]) -> list
         value = text[dot - 1]
         if value == "2" or value == "b":
             at = dot - 1
-        elif value == "i" and text[dot - 2] == "i":
+        elif value == "i" and dot >= 2 and text[dot - 2] == "i":
             at = dot - 2
         else:
             continue
