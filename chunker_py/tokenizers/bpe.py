@@ -22,7 +22,7 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_left
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from itertools import accumulate, pairwise
 from typing import cast
 
@@ -287,19 +287,30 @@ class BpeTokenizer(Tokenizer):
         return drive(self._count_steps(text))
 
     def _count_steps(self, text: str) -> Generator[int, None, int]:
-        if text.isascii():
-            # the usual case (issue 22: ~1/3 of a count): an ASCII text whose pieces are
-            # all cached is counted in C-level passes, its pieces found by the ASCII
-            # pattern (the same spans as the split below, over the text itself); a piece
-            # not yet cached (its None makes len raise) sends it the whole way below
-            self.load()
-            assert self._ascii_split is not None
-            known = map(self._pieces.get, self._ascii_split.findall(text))
-            try:
-                return sum(map(len, cast("Iterator[tuple[int, ...]]", known)))
-            except TypeError:
-                pass
-        return (yield from self._count_pieces_steps(text))
+        if not text.isascii():
+            return (yield from self._count_pieces_steps(text))
+        # the usual case (issue 22: ~1/3 of a count): an ASCII text is split by the ASCII
+        # pattern (the same spans as ``_count_pieces_steps``' split, over the text itself,
+        # so no translation and no slicing) and, when its pieces are all cached, counted
+        # in C-level passes; a None (a piece not yet cached) makes ``len`` raise, and the
+        # pieces missing are then merged in order, as the piece loop would
+        self.load()
+        assert self._ascii_split is not None
+        found = self._ascii_split.findall(text)
+        cache = self._pieces
+        known = list(map(cache.get, found))
+        try:
+            return sum(map(len, cast("list[tuple[int, ...]]", known)))
+        except TypeError:
+            pass
+        total = 0
+        for piece, lengths in zip(found, known, strict=True):
+            if lengths is None:
+                lengths = cache.get(piece)  # merged for an earlier piece of this text
+                if lengths is None:
+                    lengths = yield from self._piece_steps(piece)
+            total += len(lengths)
+        return total
 
     def _count_pieces_steps(self, text: str) -> Generator[int, None, int]:
         """``_count_steps`` piece by piece: each piece's lengths from the cache, or merged."""

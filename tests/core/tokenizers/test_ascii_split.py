@@ -7,6 +7,7 @@ class fails here: see ``test_a_class_missing_one_character_is_caught``)."""
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from functools import cache
 from itertools import product
 
@@ -107,3 +108,28 @@ def test_a_cached_ascii_text_is_counted_without_the_piece_loop(
 
     monkeypatch.setattr(tokenizer, "_count_pieces_steps", refuse)
     assert tokenizer._count(text) == expected
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_ascii_text_with_new_pieces_merges_each_once_without_the_piece_loop(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    tokenizer = TOKENIZERS[name]
+    text = "zyxw zyxw zyxw, qvqv zyxw"
+    expected = drive(BpeTokenizer(name)._count_pieces_steps(text))
+    tokenizer._pieces.clear()
+    tokenizer._pieces["zyxw"] = tokenizer.piece_lengths("zyxw")  # one piece already known
+    merged: list[str] = []
+    piece_steps = tokenizer._piece_steps
+
+    def spy(piece: str) -> Generator[int, None, tuple[int, ...]]:
+        merged.append(piece)
+        return (yield from piece_steps(piece))
+
+    def refuse(text: str) -> None:
+        raise AssertionError("the piece loop ran")
+
+    monkeypatch.setattr(tokenizer, "_piece_steps", spy)
+    monkeypatch.setattr(tokenizer, "_count_pieces_steps", refuse)
+    assert tokenizer._count(text) == expected
+    assert merged == [" zyxw", ",", " qvqv"]
