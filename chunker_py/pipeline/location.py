@@ -4,7 +4,6 @@ columns (a line ends at CRLF, CR or LF), with its text sliced from the source.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
@@ -13,8 +12,6 @@ from ..engine.spans import Span, SpanMeta
 from ..text.blocks import text_lines
 from .cache import text_index
 from .results import Chunk
-
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def _line_starts(index: TextIndex) -> list[int]:
@@ -47,6 +44,13 @@ class _Utf16:
         return offset + self._extra
 
 
+def has_astral(text: str) -> bool:
+    """Whether ``text`` holds a code point above U+FFFF: its UTF-16 form is then longer
+    than one unit a code point (a lone surrogate is one unit), found by an encoding in C
+    rather than a regex scan (issue 22: ~3 times faster on the corpus' non-ASCII files)."""
+    return not text.isascii() and _astral_in(text) > 0
+
+
 def _astral_in(piece: str) -> int:
     # a lone surrogate is one unit, as in a JavaScript string
     return len(piece.encode("utf-16-le", "surrogatepass")) // 2 - len(piece)
@@ -67,7 +71,7 @@ def located(
     stop = len(spans) if stop is None else min(stop, len(spans))
     if first >= stop:
         return
-    wide = not text.isascii() and _ASTRAL.search(text) is not None
+    wide = has_astral(text)
     # UTF-16 offsets: starts and ends each ascend (or nearly), so one cursor each
     start16, end16 = (_Utf16(text), _Utf16(text)) if wide else (None, None)
     line_starts = _line_starts(text_index(text))

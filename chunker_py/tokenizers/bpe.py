@@ -12,7 +12,9 @@ Counts equal CPython ``tiktoken``'s ``encode_ordinary``: special-token text such
 2. Byte-pair-merge each piece's UTF-8 bytes by rank (lowest rank first, leftmost on
    ties), unless the whole piece is one token.
 
-Pieces repeat a lot (words, indentation), so each piece's token lengths are cached.
+Pieces repeat a lot (words, indentation), so each piece's token lengths are cached. An
+ASCII text (most chunks) is split by ``ascii_pattern``, the same pattern over its own
+characters, with no translation, and counted in C-level passes when its pieces are cached.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Generator
 from itertools import accumulate, pairwise
+from typing import cast
 
 from . import unicode_classes as uc
 from .base import MERGE_STEP, Tokenizer, drive
@@ -124,6 +127,26 @@ def o200k_pattern() -> str:
 
 
 PATTERNS = {"cl100k_base": cl100k_pattern, "o200k_base": o200k_pattern}
+CODES = (UPPER_CODE, LOWER_CODE, OTHER_LETTER_CODE, MARK_CODE, NUMBER_CODE, SPACE_CODE, OTHER_CODE)
+
+
+def ascii_pattern(pattern: str) -> str:
+    """``pattern`` (over class codes) as a pattern over ASCII text itself: each class code
+    becomes the ASCII characters ``class_code`` gives it, written as ``\\xNN`` escapes.
+
+    Exact for ASCII text: a character ``c`` is in a rewritten class exactly when
+    ``class_code(ord(c))`` is in the original one (``c`` itself if ``c`` is a literal, which
+    stands for itself in both; else its code, which the rewrite replaced by ``c`` among
+    others), and class codes occur only inside classes (``[...]``) of these patterns. So
+    both patterns take the same paths and give the same spans (issue 22: a count then needs
+    no ``str.translate`` and no slicing; tests/core/tokenizers/test_ascii_split.py).
+    """
+    members: dict[str, str] = {code: "" for code in CODES}
+    for code in range(128):
+        found = class_code(code)
+        if found in members:
+            members[found] += f"\\x{code:02x}"
+    return "".join(members.get(char, char) for char in pattern)
 
 
 def merge_short(piece: bytes, ranks: dict[bytes, int]) -> list[int]:
@@ -225,6 +248,7 @@ class BpeTokenizer(Tokenizer):
         super().__init__(name)
         self._ranks: dict[bytes, int] | None = None
         self._split: re.Pattern[str] | None = None
+        self._ascii_split: re.Pattern[str] | None = None
         self._pieces: dict[str, tuple[int, ...]] = {}
         self._codes = ClassCodes()
 
@@ -232,7 +256,9 @@ class BpeTokenizer(Tokenizer):
         """The compiled split pattern and the ranks (read from the package once)."""
         if self._split is None or self._ranks is None:
             self._ranks = decode_ranks(read_data(f"{self.name}.ranks", self.name))
-            self._split = re.compile(PATTERNS[self.name]())
+            pattern = PATTERNS[self.name]()
+            self._split = re.compile(pattern)
+            self._ascii_split = re.compile(ascii_pattern(pattern))
         return self._split, self._ranks
 
     def piece_lengths(self, piece: str) -> tuple[int, ...]:
@@ -261,6 +287,33 @@ class BpeTokenizer(Tokenizer):
         return drive(self._count_steps(text))
 
     def _count_steps(self, text: str) -> Generator[int, None, int]:
+        if not text.isascii():
+            return (yield from self._count_pieces_steps(text))
+        # the usual case (issue 22: ~1/3 of a count): an ASCII text is split by the ASCII
+        # pattern (the same spans as ``_count_pieces_steps``' split, over the text itself,
+        # so no translation and no slicing) and, when its pieces are all cached, counted
+        # in C-level passes; a None (a piece not yet cached) makes ``len`` raise, and the
+        # pieces missing are then merged in order, as the piece loop would
+        self.load()
+        assert self._ascii_split is not None
+        found = self._ascii_split.findall(text)
+        cache = self._pieces
+        known = list(map(cache.get, found))
+        try:
+            return sum(map(len, cast("list[tuple[int, ...]]", known)))
+        except TypeError:
+            pass
+        total = 0
+        for piece, lengths in zip(found, known, strict=True):
+            if lengths is None:
+                lengths = cache.get(piece)  # merged for an earlier piece of this text
+                if lengths is None:
+                    lengths = yield from self._piece_steps(piece)
+            total += len(lengths)
+        return total
+
+    def _count_pieces_steps(self, text: str) -> Generator[int, None, int]:
+        """``_count_steps`` piece by piece: each piece's lengths from the cache, or merged."""
         split = self.load()[0]
         text = tiktoken_text(text)
         pieces = self._pieces

@@ -5,11 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse, download_name, record, to_csv, to_jsonl
+from chunker_py.io.records import line_unsafe
 
 from ..conftest import texts
 
@@ -204,3 +206,15 @@ def test_jsonl_with_a_shared_tail_equals_each_record_dumped_whole(
         line = "".join(f"\\u{ord(c):04x}" if 0xD800 <= ord(c) <= 0xDFFF else c for c in line)
         expected.append(line + "\n")
     assert to_jsonl(result, metadata) == "".join(expected)
+
+
+@given(
+    text=st.text(max_size=40) | st.text(alphabet="a\x85\u2028\u2029\ud800\udfff\u2027é", max_size=6)
+)
+@example(text="\udc00")
+@example(text="\ud83d\ude00")
+@example(text="\u2027\u202a\x84\x86")
+def test_line_unsafe_is_the_regex_scan_it_replaces(text: str) -> None:
+    """``to_jsonl``'s test for a character to escape in the whole output (issue 22: no
+    regex scan of the text) against the scan it replaced."""
+    assert line_unsafe(text) == (re.search("[\x85\u2028\u2029\ud800-\udfff]", text) is not None)

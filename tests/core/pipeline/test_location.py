@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
 from chunker_py.engine.spans import Span
-from chunker_py.pipeline.location import located
+from chunker_py.pipeline.location import has_astral, located
 
 from ..conftest import any_text
 
@@ -77,3 +77,14 @@ def test_a_window_of_records_equals_the_same_records_built_whole(
     for chunk in whole:
         assert chunk.start_utf16 == utf16(text, chunk.start)
         assert chunk.end_utf16 == utf16(text, chunk.end)
+
+
+@given(text=st.text(max_size=40) | any_text)
+@example(text="\U00010000")
+@example(text="\ud83d")  # a lone surrogate is not astral
+@example(text="\ud83d\ude00")  # nor is a pair of them, as a Python string holds it
+@example(text="é\uffff")
+def test_has_astral_is_the_regex_scan_it_replaces(text: str) -> None:
+    """``located``'s test for "any UTF-16 offset differs" (issue 22: an encoding, not a
+    scan) against the scan it replaced."""
+    assert has_astral(text) == (re.search("[\U00010000-\U0010ffff]", text) is not None)
