@@ -15,6 +15,7 @@ import gzip
 from collections.abc import Callable
 from pathlib import Path
 
+import brotli
 import pytest
 from playwright.sync_api import expect
 
@@ -32,8 +33,32 @@ SAMPLE_CHUNKS = f"{analyse(SAMPLE, Settings()).count:,}"
 
 
 def snapshot_file(root: Path, site: Site) -> Path:
-    """The snapshot in `root`, the built site or a copy of it."""
+    """The snapshot a first visit downloads in `root` (the built site or a copy of it): its
+    brotli copy (the gzip file is the service worker's, and the fallback)."""
+    assert site.snapshot_brotli, "the build made no brotli copy (pip install brotli)"
+    return root / site.snapshot_brotli
+
+
+def gzip_file(root: Path, site: Site) -> Path:
     return root / site.snapshot
+
+
+def decoder_file(root: Path, site: Site) -> Path:
+    """The brotli decoder's wasm, which snapshot.js's worker loads beside its module."""
+    return (root / site.vendored.brotli).with_name("brotli_dec_wasm_bg.wasm")
+
+
+def pack(path: Path, raw: bytes) -> None:
+    """`raw` written to `path` compressed as its name says (.br or .gz), well-formed."""
+    if path.suffix == ".br":
+        path.write_bytes(brotli.compress(raw, quality=1))
+    else:
+        path.write_bytes(gzip.compress(raw, compresslevel=1))
+
+
+def unpack(path: Path) -> bytes:
+    data = path.read_bytes()
+    return brotli.decompress(data) if path.suffix == ".br" else gzip.decompress(data)
 
 
 def test_page_boots_from_the_snapshot_and_says_so(app) -> None:
@@ -159,10 +184,24 @@ def truncate(path: Path) -> None:
 
 
 def other_build_id(path: Path) -> None:
-    """A well-formed snapshot for another Pyodide build: Pyodide itself must refuse it."""
-    raw = bytearray(gzip.decompress(path.read_bytes()))
+    """A well-formed snapshot for another Pyodide build: Pyodide itself must refuse it (the
+    check of each piece's SHA-256 refuses it first when it has one to go by)."""
+    raw = bytearray(unpack(path))
     raw[16:20] = bytes(b ^ 0xFF for b in raw[16:20])
-    path.write_bytes(gzip.compress(bytes(raw), compresslevel=1))
+    pack(path, bytes(raw))
+
+
+def altered(path: Path) -> None:
+    """A well-formed file whose heap differs from the one built by one byte, in the middle:
+    brotli has no checksum, so only the SHA-256 of each piece can tell."""
+    raw = bytearray(unpack(path))
+    raw[len(raw) // 2] ^= 0x01
+    pack(path, bytes(raw))
+
+
+def without_decoder(root: Path, site: Site) -> None:
+    """No brotli decoder can load: snapshot.js downloads the gzip file instead."""
+    decoder_file(root, site).unlink()
 
 
 def stale_key(root: Path, site: Site) -> None:
@@ -178,11 +217,21 @@ BREAKS: dict[str, tuple[Callable[[Path, Site], None], str]] = {
     "missing": (lambda root, site: snapshot_file(root, site).unlink(), "missing: HTTP 404"),
     "corrupt": (lambda root, site: corrupt(snapshot_file(root, site)), "corrupt"),
     "truncated": (lambda root, site: truncate(snapshot_file(root, site)), "corrupt"),
+    "altered": (lambda root, site: altered(snapshot_file(root, site)), "corrupt"),
     "other-pyodide-build": (
         lambda root, site: other_build_id(snapshot_file(root, site)),
-        "refused by Pyodide",
+        "corrupt: the brotli copy's SHA-256 differs",
     ),
     "stale": (stale_key, "stale"),
+    # the gzip file, where no brotli decoder runs
+    "gzip-corrupt": (
+        lambda root, site: (without_decoder(root, site), corrupt(gzip_file(root, site))),
+        "corrupt",
+    ),
+    "gzip-other-pyodide-build": (
+        lambda root, site: (without_decoder(root, site), other_build_id(gzip_file(root, site))),
+        "refused by Pyodide",
+    ),
 }
 
 
@@ -207,6 +256,47 @@ def test_unusable_snapshot_falls_back_to_a_normal_boot_visibly(
     assert any(url.endswith(f"{site.build}/lib.zip") for url in recorded.requests)
     warnings = [m.text for m in recorded.console if m.type == "warning"]
     assert any("start-up snapshot not used" in w for w in warnings)
+
+
+def snapshot_requests(server) -> list[str]:
+    return [r.path.rsplit("/", 1)[-1] for r in server.requests if "/snapshot-" in r.path]
+
+
+def test_a_first_visit_downloads_the_brotli_copy_and_decodes_it_in_the_worker(
+    site, serve_dir, new_app
+) -> None:
+    """The snapshot comes from its brotli copy (4.8 MB against the gzip file's 7.0), decoded
+    by the vendored decoder: the gzip file is not asked for."""
+    served = serve_dir(site.root)
+    app = new_app(served.url).open().wait_ready()
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    assert snapshot_requests(served) == [Path(site.snapshot_brotli).name]
+    marks = app.page.evaluate(
+        "() => performance.getEntriesByType('mark').map((m) => m.name)"
+        ".filter((n) => n.startsWith('ci:snapshot-decoder'))"
+    )
+    assert marks == ["ci:snapshot-decoder"]
+
+
+def test_without_a_brotli_decoder_the_page_downloads_the_gzip_file(
+    site, copy_site, serve_dir, new_app
+) -> None:
+    """Where the decoder cannot load, snapshot.js says so (a mark) and takes the gzip file
+    (DecompressionStream inflates it): the page still boots from the snapshot."""
+    root = copy_site()
+    without_decoder(root, site)
+    served = serve_dir(root)
+    app = new_app(served.url).open()
+    assert app.wait_settled() == "ready", app.page.text_content("#boot-status")
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    names = snapshot_requests(served)
+    assert names == [Path(site.snapshot_brotli).name, Path(site.snapshot).name], names
+    failed = app.page.evaluate(
+        "() => performance.getEntriesByName('ci:snapshot-decoder-failed').length"
+    )
+    assert failed == 1
 
 
 def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
