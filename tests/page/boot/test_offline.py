@@ -84,14 +84,17 @@ def apps(browser: Browser) -> Iterator[Callable[..., App]]:
 
 
 def build_files(root: Path) -> set[str]:
-    """What a build wrote for the browser: every file but the worker itself and the
-    precompressed copies beside originals (those are for hosts)."""
+    """What a build wrote for the browser: every file but the worker itself, the
+    precompressed copies beside originals (those are for hosts) and the snapshot's brotli
+    copy (for first visits: the worker keeps the gzip file's bytes, inflated)."""
     names = set()
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
         if not path.is_file() or name == "sw.js":
             continue
         if name.endswith((".gz", ".br")) and Path(str(path)[:-3]).is_file():
+            continue
+        if re.search(r"(^|/)snapshot-[^/]*\.bin\.br$", name):
             continue
         names.add(name)
     return names
