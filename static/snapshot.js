@@ -9,10 +9,12 @@
 // …", "corrupt: …", "first visit on a slow link: …").
 //
 // The snapshot costs bytes: ≈ 7 MB gzip (its heap's free memory zeroed at build time:
-// sitebuild/snapshot_maker.mjs), where the whole of a normal boot's runtime costs
-// ≈ 4.5 MB. On a fast link it is still the quicker start (it saves seconds of Python start-up
-// for a fraction of a second of download), on a slow one the slower (10 Mbit/s: ≈ 6.5 s for
-// its bytes alone). So it is used when a cache holds it (a repeat visit: the service worker
+// sitebuild/snapshot_maker.mjs), 4.8 MB as the brotli copy a first visit downloads (decoded
+// here by the vendored brotli-dec-wasm: see fetchInflated), where the whole of a normal
+// boot's runtime costs ≈ 4.5 MB. On a fast link it is still the quicker start (it saves
+// seconds of Python start-up for a fraction of a second of download), on a slow one the
+// slower (10 Mbit/s: ≈ 4 s for the brotli copy's bytes alone, ≈ 6.5 s for the gzip's).
+// So it is used when a cache holds it (a repeat visit: the service worker
 // stored it after the first result; or the browser's HTTP cache), or when the link measured
 // while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
 // least FAST_MBIT; or when the page comes from this machine (localhost, 127.0.0.1, ::1):
@@ -27,11 +29,20 @@
   const script = document.currentScript;
   const url = new URL(script.dataset.snapshot, location.href).href;
   const sha256 = script.dataset.snapshotSha256;
-  // the brotli copy and its decoder (index.html leaves them empty when the build has none)
+  // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
+  // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
+  const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
+  const loopback = LOOPBACK.includes(location.hostname);
+  // The brotli copy and its decoder (index.html leaves them empty when the build has none),
+  // for a link that costs something. Not on loopback: there bytes cost nothing and the
+  // gzip file's native inflation is the quicker (bench/bench_boot.py on localhost, load
+  // 2.5-3.6: first result 0.54x bare with the brotli copy against 0.42x with the gzip
+  // file; its decoding, digests included, took ~550 ms beside Pyodide's wasm compile on
+  // two cores, DecompressionStream ~380 ms).
   const absolute = (name) => new URL(name, location.href).href;
   const { snapshotBrotli, brotliDecoder } = script.dataset;
   const brotli =
-    snapshotBrotli && brotliDecoder
+    snapshotBrotli && brotliDecoder && !loopback
       ? { url: absolute(snapshotBrotli), decoder: absolute(brotliDecoder) }
       : null;
   // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
@@ -321,10 +332,6 @@
       }, PROBE_WAIT_MS);
     });
 
-  // This machine: no probe, the link is fast (other 127.x addresses are probed, which is
-  // how tests and benchmarks serve a throttled host: bench/bench_boot.py uses 127.0.0.2).
-  const LOOPBACK = ["localhost", "127.0.0.1", "[::1]"];
-  const loopback = LOOPBACK.includes(location.hostname);
 
   // A first visit (no service worker controls the page) needs every byte of Pyodide's
   // wasm, on either path; Pyodide asks for it only once it starts loading (on a slow link,
