@@ -352,6 +352,7 @@
   // A page its service worker controls has the snapshot in that worker's cache; on
   // loopback a plain request (the HTTP cache answers it when it can) is asked at once.
   const first = navigator.serviceWorker?.controller ? "cache" : loopback ? "network" : "cached-only";
+  let downloaded = false; // after the probe: from the network, not from a cache
   globalThis.chunkInspectorSnapshot = attempt(first)
     .catch(async (error) => {
       if (!error.message.startsWith("not cached")) throw error;
@@ -361,11 +362,17 @@
         const speed = mbit ? `${mbit.toFixed(1)} Mbit/s` : "speed unknown";
         throw new Error(`first visit on a slow link (${speed}): saved for the next visit`);
       }
+      downloaded = true;
       return attempt("network");
     })
     .then((bytes) => {
       performance.mark("ci:snapshot-inflated");
-      return bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+      const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
+      // The service worker keeps the gzip file's bytes, not the brotli copy's: the bytes
+      // this visit downloaded are handed to it (static/offline.js), so that its install does
+      // not download the 7 MB gzip file again.
+      if (downloaded && brotli) globalThis.chunkInspectorSnapshotSeed = { url, bytes: view };
+      return view;
     });
   globalThis.chunkInspectorSnapshot.catch(() => {}); // interpreter.js handles it
 })();
