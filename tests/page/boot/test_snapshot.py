@@ -12,6 +12,7 @@ tests/build/test_snapshot_build.py.
 from __future__ import annotations
 
 import gzip
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -320,6 +321,32 @@ def test_without_a_brotli_decoder_the_page_downloads_the_gzip_file(
         "() => performance.getEntriesByName('ci:snapshot-decoder-failed').length"
     )
     assert failed == 1
+
+
+def test_a_snapshot_js_that_runs_after_the_interpreter_module_still_serves_the_snapshot(
+    new_app,
+) -> None:
+    """snapshot.js is an async script: on a busy machine it ran after interpreter.js (the
+    page then booted normally, "not requested: snapshot.js did not run"). Held back here
+    until well after the interpreter module ran, it must still be waited for."""
+    app = new_app()
+
+    def late(route) -> None:
+        response = route.fetch()
+        time.sleep(3)  # interpreter.js is evaluated ~0.3-0.6 s after navigation
+        route.fulfill(response=response)
+
+    app.page.route("**/snapshot.js", late)
+    app.open()
+    assert app.wait_settled() == "ready", app.page.text_content("#boot-status")
+    assert app.page.get_attribute("#app", "data-boot-reason") is None
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    order = app.page.evaluate(
+        """() => ['ci:interpreter-module', 'ci:snapshot-worker']
+            .map((n) => performance.getEntriesByName(n)[0]?.startTime)"""
+    )
+    assert order[0] < order[1], order
+    assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
 
 def test_without_workers_the_page_inflates_the_snapshot_itself(site, serve_dir, new_app) -> None:
