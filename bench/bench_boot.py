@@ -51,6 +51,7 @@ import contextlib
 import gzip
 import http.server
 import json
+import re
 import shutil
 import statistics
 import sys
@@ -151,10 +152,13 @@ FAST_MBIT = "const FAST_MBIT = 15;"
 
 
 def snapshot_url(page: Any) -> str:
-    """The start-up snapshot's URL, as the page's snapshot.js names it for its worker."""
+    """The start-up snapshot's URL, as the page's snapshot.js names it for its worker: its
+    brotli copy when the page names one (the gzip file when the decoder failed, which the
+    ci:snapshot-decoder-failed mark says), else the gzip file."""
     url: str = page.evaluate(
-        "new URL(document.querySelector('script[data-snapshot]').dataset.snapshot,"
-        " location.href).href"
+        "(() => { const d = document.querySelector('script[data-snapshot]').dataset;"
+        " const failed = performance.getEntriesByName('ci:snapshot-decoder-failed').length;"
+        " return new URL((!failed && d.snapshotBrotli) || d.snapshot, location.href).href; })()"
     )
     return url
 
@@ -361,8 +365,8 @@ def add_variants(site: Site, http_gzip: bool, before: Path | None = None) -> Non
                 shutil.copytree(item, target / item.name)
             else:
                 shutil.copy2(item, target / item.name)
-    (snapshot,) = (site.root / "no-snapshot" / site.build).glob("snapshot-*.bin.gz")
-    snapshot.unlink()
+    for snapshot in (site.root / "no-snapshot" / site.build).glob("snapshot-*.bin.*"):
+        snapshot.unlink()  # the gzip file and its brotli copy
     probe = site.root / "snapshot-always" / site.build / "snapshot.js"
     text = probe.read_text("utf-8")
     assert FAST_MBIT in text, f"{probe} no longer has {FAST_MBIT}"
@@ -378,6 +382,8 @@ def add_variants(site: Site, http_gzip: bool, before: Path | None = None) -> Non
         for file in (build_dir / "interpreter.js", site.root / "http-gzip" / "index.html"):
             text = file.read_text("utf-8")
             assert packed.name in text, f"{file} no longer names {packed.name}"
+            # and not its brotli copy: this variant is about the gzip file's delivery
+            text = re.sub(r'data-snapshot-brotli="[^"]*"', 'data-snapshot-brotli=""', text)
             file.write_text(text.replace(packed.name, plain), "utf-8")
     for name in copies:  # each copy's service worker lists the files it really has
         write_offline(site.root / name)
@@ -437,7 +443,7 @@ def served_site(
 
 
 def wire_bytes(root: Path, base: str, urls: list[str]) -> dict[str, int]:
-    """Bytes of the requested files: raw, and gzip -6 per response (.gz files as they are;
+    """Bytes of the requested files: raw, and gzip -6 per response (.gz and .br files as they are;
     a snapshot-*.bin served by GzipSnapshotHandler is counted as its .gz)."""
     raw = packed = 0
     for url in dict.fromkeys(urls):
@@ -451,7 +457,7 @@ def wire_bytes(root: Path, base: str, urls: list[str]) -> dict[str, int]:
             continue
         data = file.read_bytes()
         raw += len(data)
-        packed += len(data) if file.suffix == ".gz" else len(gzip.compress(data, 6))
+        packed += len(data) if file.suffix in (".gz", ".br") else len(gzip.compress(data, 6))
     return {"raw": raw, "gzip": packed}
 
 

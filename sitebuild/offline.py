@@ -24,6 +24,9 @@ CACHE_PREFIX = "chunk-inspector-"
 # Precompressed copies (sitebuild/compress.py) are for hosts, never for the worker.
 PRECOMPRESSED = (".gz", ".br")
 _ID_SLOT = re.compile(rb'data-offline-id="[^"]*"')
+# The snapshot's brotli copy (sitebuild/snapshot.py) is for first visits: keeping it too
+# would download 4.8 MB more for the copy the worker already keeps.
+SNAPSHOT_BROTLI = re.compile(r"(^|/)snapshot-[^/]*\.bin\.br$")
 
 
 def site_files(root: Path) -> list[str]:
@@ -36,6 +39,8 @@ def site_files(root: Path) -> list[str]:
             continue
         if name.endswith(PRECOMPRESSED) and path.with_suffix("").is_file():
             continue  # x.js.gz beside x.js (the snapshot's own .bin.gz has no original)
+        if SNAPSHOT_BROTLI.search(name):
+            continue  # the worker keeps the snapshot from its .bin.gz, inflated (static/sw.js)
         names.append(name)
     return sorted(names)
 

@@ -19,6 +19,9 @@ Layout of dist/ (every URL below is relative to index.html):
         snapshot-<key>.bin.gz       the start-up memory snapshot, made with Node's Pyodide
                                     (sitebuild/snapshot.py); <key> = runtime + Python code +
                                     recipe + the PyScript package it holds compiled
+        snapshot-<key>.bin.br       the same, brotli: what a first visit downloads (decoded
+                                    by the vendored brotli-dec-wasm in snapshot.js's worker;
+                                    the .gz is the service worker's and the fallback)
         stdlib.zip                  Python's standard library limited to what the page
                                     imports (recorded at build time; the snapshot is made
                                     with it); vendored python_stdlib.zip is the fallback
@@ -61,6 +64,7 @@ from sitebuild.snapshot import (
     SNAPSHOT_LAZY,
     Snapshot,
     only_lazy_modules_and_data,
+    snapshot_brotli_name,
     snapshot_for,
     snapshot_name,
     split_bundle,
@@ -196,8 +200,10 @@ class Site:
     root: Path
     build: str  # e.g. "static/build-0123456789ab", relative to index.html
     wheel: str  # URL of the chunker_py wheel, relative to index.html
-    snapshot: str  # URL of the start-up snapshot, relative to index.html
+    snapshot: str  # URL of the start-up snapshot (gzip), relative to index.html
     vendored: Vendored
+    # URL of its brotli copy, which a first visit downloads ("" without the brotli package)
+    snapshot_brotli: str = ""
 
 
 def build(dist: Path = DIST) -> Site:
@@ -218,6 +224,10 @@ def build(dist: Path = DIST) -> Site:
     # and kept out of the hash itself: it is not byte-reproducible across machines.
     files[snapshot_name(snapshot.key)] = snapshot.data
     snapshot_url = f"{build_dir}/{snapshot_name(snapshot.key)}"
+    brotli_url = ""
+    if snapshot.brotli is not None:
+        files[snapshot_brotli_name(snapshot.key)] = snapshot.brotli
+        brotli_url = f"{build_dir}/{snapshot_brotli_name(snapshot.key)}"
     for name, data in files.items():
         target = staging / build_dir / name
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -231,6 +241,8 @@ def build(dist: Path = DIST) -> Site:
         "pyscript": vendored.pyscript,
         "plotly": vendored.plotly,
         "snapshot": snapshot_url,
+        "snapshot_brotli": brotli_url,
+        "brotli_decoder": vendored.brotli,
         # the service worker stores the snapshot inflated; snapshot.js checks that copy
         # against these, piece by piece as it is read (static/sw.js, static/snapshot.js)
         "snapshot_sha256": " ".join(piece_digests(gzip.decompress(snapshot.data))),
@@ -253,4 +265,5 @@ def build(dist: Path = DIST) -> Site:
     shutil.rmtree(dist, ignore_errors=True)
     staging.rename(dist)
     log(f"built {dist.relative_to(ROOT) if dist.is_relative_to(ROOT) else dist} ({build_dir})")
-    return Site(dist, build_dir, f"{build_dir}/wheels/{wheel_name}", snapshot_url, vendored)
+    wheel_url = f"{build_dir}/wheels/{wheel_name}"
+    return Site(dist, build_dir, wheel_url, snapshot_url, vendored, brotli_url)

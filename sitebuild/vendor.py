@@ -29,6 +29,7 @@ class Vendored:
     pyodide: str
     pyscript: str
     plotly: str
+    brotli: str  # the brotli decoder's module (static/snapshot.js decodes the snapshot)
 
 
 def copy_file(source: Path, target: Path) -> None:
@@ -119,13 +120,28 @@ def vendor_plotly(target_root: Path) -> str:
     return folder
 
 
+def vendor_brotli_decoder(target_root: Path) -> str:
+    """brotli-dec-wasm: a streaming brotli decoder (Rust's brotli-decompressor as wasm, with
+    its wasm-bindgen module), which static/snapshot.js's worker imports to decode the
+    snapshot's brotli copy: browsers offer DecompressionStream for gzip and deflate only."""
+    source, version = npm_package("brotli-dec-wasm")
+    folder = f"brotli-dec-wasm-{version}"
+    for name in ("brotli_dec_wasm.js", "brotli_dec_wasm_bg.wasm"):
+        copy_file(source / "pkg" / name, target_root / folder / name)
+    for licence in ("LICENSE-MIT.txt", "LICENSE-Apache.txt"):
+        copy_file(source / licence, target_root / folder / licence)
+    return folder
+
+
 def vendor_runtime(dist: Path) -> Vendored:
     root = dist / "static" / "vendor"
     pyodide = vendor_pyodide(root)
     pyscript = vendor_pyscript(root)
     plotly = vendor_plotly(root)
+    brotli = vendor_brotli_decoder(root)
     return Vendored(
         pyodide=f"static/vendor/{pyodide}/pyodide.mjs",
         pyscript=f"static/vendor/{pyscript}",
         plotly=f"static/vendor/{plotly}/plotly-basic.min.js",
+        brotli=f"static/vendor/{brotli}/brotli_dec_wasm.js",
     )

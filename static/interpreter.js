@@ -40,9 +40,22 @@ class Unusable extends Error {}
 const mark = (name) => performance.mark(`ci:${name}`);
 mark("interpreter-module");
 
+// snapshot.js is an async script: on a busy machine it can run after this module (seen in
+// tests at load 4-5: the page then booted normally, "snapshot.js did not run"). Resolves once
+// it has run or failed: its element's load or error event, or the document's load, which
+// an async script delays (a document already loaded has run it).
+const snapshotScriptRun = () =>
+  new Promise((resolve) => {
+    const script = document.querySelector("script[data-snapshot]");
+    if (!script || document.readyState === "complete") return resolve();
+    for (const event of ["load", "error"]) script.addEventListener(event, resolve, { once: true });
+    addEventListener("load", resolve, { once: true });
+  });
+
 // The snapshot's bytes, or an Unusable error saying why not. snapshot.js (in the page's
 // <head>) has usually started fetching and inflating it long before this runs.
 async function fetchSnapshot() {
+  if (!globalThis.chunkInspectorSnapshot) await snapshotScriptRun();
   const early = globalThis.chunkInspectorSnapshot;
   if (!early) throw new Unusable(`not requested: snapshot.js did not run for ${BUILD.snapshot}`);
   try {

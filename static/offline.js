@@ -69,8 +69,30 @@
         : setTimeout(resolve, 0),
     );
 
+  // A first visit over a measured link downloaded the snapshot's brotli copy, which the
+  // worker does not keep (sitebuild/offline.py): the page puts the inflated bytes it has
+  // (snapshot.js's chunkInspectorSnapshotSeed, checked against their SHA-256 list) into a
+  // cache the worker's install copies from, as from an earlier build's (static/sw.js,
+  // earlierCopy), and its activation drops; else the install downloads the 7 MB gzip file.
+  const SEED = "chunk-inspector-seed";
+  const seed = async () => {
+    const given = globalThis.chunkInspectorSnapshotSeed;
+    delete globalThis.chunkInspectorSnapshotSeed;
+    if (!given || !globalThis.caches) return;
+    const headers = {
+      "Content-Type": "application/octet-stream",
+      "Chunk-Inspector-Snapshot": "inflated", // static/sw.js's INFLATED
+    };
+    try {
+      await (await caches.open(SEED)).put(given.url, new Response(given.bytes, { headers }));
+    } catch (error) {
+      console.warn("offline use: the snapshot is downloaded again", error);
+    }
+  };
+
   firstResult.then(appArrived).then(idle).then(async () => {
     performance.mark("ci:offline-register"); // tests/page/boot/test_first_visit.py reads it
+    await seed();
     try {
       const registration = await navigator.serviceWorker.register(script.dataset.worker, {
         updateViaCache: "none",
@@ -86,6 +108,7 @@
       });
       navigator.serviceWorker.addEventListener("controllerchange", () => check(registration));
       await check(await navigator.serviceWorker.ready);
+      if (status.dataset.offline === "ready") await caches.delete(SEED); // if no install took it
     } catch (error) {
       say("failed", " · could not be saved for offline use");
       console.warn("offline use:", error);

@@ -73,6 +73,10 @@ def test_without_accept_encoding_and_for_zips_the_bytes_are_sent_as_they_are(ser
     _, headers, body = get(server.url + site.snapshot, "gzip, br")
     assert headers["Content-Encoding"] is None  # already gzip: inflated by snapshot.js
     assert body == (site.root / site.snapshot).read_bytes()
+    # its brotli copy too: decoded by snapshot.js, never by the browser
+    _, headers, body = get(server.url + site.snapshot_brotli, "gzip, br")
+    assert headers["Content-Encoding"] is None
+    assert body == (site.root / site.snapshot_brotli).read_bytes()
 
 
 def test_a_stale_precompressed_copy_is_never_sent(serve_dir, copy_site) -> None:

@@ -31,6 +31,12 @@ def stdlib_members(site) -> set[str]:
         return set(z.namelist())
 
 
+def remove_snapshot(root: Path, site) -> None:
+    """The snapshot gone from a copy of the site, both files (its brotli copy and the gzip)."""
+    (root / site.snapshot).unlink()
+    (root / site.snapshot_brotli).unlink()
+
+
 def throttle(app, mbit: float) -> None:
     session = app.page.context.new_cdp_session(app.page)
     session.send("Network.enable")
@@ -54,7 +60,7 @@ def test_a_module_outside_stdlib_zip_brings_the_whole_standard_library(
     root = site.root
     if boot == "full":
         root = copy_site()
-        (root / site.snapshot).unlink()
+        remove_snapshot(root, site)
     app = new_app(serve_dir(root).url).open().wait_ready()
     assert app.page.get_attribute("#app", "data-boot") == boot
     assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
@@ -232,7 +238,7 @@ def test_pyscript_s_script_comes_from_a_preload_asked_before_python_starts(
     Python started), on either boot path."""
     root = copy_site()
     if boot == "full":
-        (root / site.snapshot).unlink()
+        remove_snapshot(root, site)
     served = serve_dir(root)
     app = new_app(served.url)
     asked: list[str] = []

@@ -84,14 +84,17 @@ def apps(browser: Browser) -> Iterator[Callable[..., App]]:
 
 
 def build_files(root: Path) -> set[str]:
-    """What a build wrote for the browser: every file but the worker itself and the
-    precompressed copies beside originals (those are for hosts)."""
+    """What a build wrote for the browser: every file but the worker itself, the
+    precompressed copies beside originals (those are for hosts) and the snapshot's brotli
+    copy (for first visits: the worker keeps the gzip file's bytes, inflated)."""
     names = set()
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
         if not path.is_file() or name == "sw.js":
             continue
         if name.endswith((".gz", ".br")) and Path(str(path)[:-3]).is_file():
+            continue
+        if re.search(r"(^|/)snapshot-[^/]*\.bin\.br$", name):
             continue
         names.add(name)
     return names
@@ -254,3 +257,28 @@ def test_a_corrupt_cached_snapshot_falls_back_to_a_normal_boot_offline(
         app.page.text_content("footer") or ""
     )
     assert split_at(app, "120") == online
+
+
+def test_a_first_visit_over_a_measured_link_hands_the_worker_the_snapshot_it_decoded(
+    apps: Callable[..., App], serve_dir, site
+) -> None:
+    """Over a measured link (127.0.0.2) the page downloads the snapshot's brotli copy, which
+    the worker does not keep; the page hands the worker the inflated bytes it already has (a
+    seed cache that the worker's install copies from and its activation drops), so the
+    worker never asks for the 7 MB gzip file, and the next visit boots from its copy."""
+    served = serve_dir(site.root, host="127.0.0.2")
+    app = apps(served.url)
+    app.open().wait_ready()
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    wait_saved(app)
+    asked = [r.path.rsplit("/", 1)[-1] for r in served.requests if "/snapshot-" in r.path]
+    assert asked == [Path(site.snapshot_brotli).name], asked
+    cached = app.page.evaluate(CACHED)
+    assert list(cached) == [f"chunk-inspector-{page_id(app)}"], list(cached)
+    assert served.url + site.snapshot in next(iter(cached.values()))
+    app.page.reload()
+    app.wait_ready(BOOT_TIMEOUT_MS)
+    assert app.page.get_attribute("#app", "data-boot") == "snapshot"
+    assert app.page.get_attribute("#app", "data-boot-reason") is None
+    asked = [r.path.rsplit("/", 1)[-1] for r in served.requests if "/snapshot-" in r.path]
+    assert asked == [Path(site.snapshot_brotli).name], asked
