@@ -42,7 +42,6 @@ from chunker_py.measures.evidence import (
     kept_whole,
 )
 
-_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 _SHOWN = 60  # code points of an excerpt shown in a list
 
 

@@ -44,9 +44,9 @@ def gzip_bytes(data: bytes, level: int = 9) -> bytes:
     return gzip.compress(data, compresslevel=level, mtime=0)  # mtime=0: reproducible
 
 
-def brotli_bytes(data: bytes, quality: int = 11) -> bytes:
+def brotli_bytes(data: bytes, quality: int = 11, lgwin: int = 22) -> bytes:
     assert BROTLI is not None
-    return bytes(BROTLI.compress(data, quality=quality))
+    return bytes(BROTLI.compress(data, quality=quality, lgwin=lgwin))
 
 
 def encodings() -> list[str]:

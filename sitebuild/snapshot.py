@@ -31,6 +31,7 @@ from sitebuild.bundle import (
     top_level_modules,
     top_level_names,
 )
+from sitebuild.compress import BROTLI, brotli_bytes
 from sitebuild.npm import npm_package, pyodide_python_version
 from sitebuild.paths import CACHE
 from sitebuild.pypi import runtime_requirements, sha256_hex
@@ -126,12 +127,10 @@ SNAPSHOT_BROTLI = {"quality": 11, "lgwin": 24}
 def brotli_copy(raw: bytes) -> bytes | None:
     """`raw` brotli-compressed as SNAPSHOT_BROTLI says, or None without the brotli package
     (the page then downloads the gzip file)."""
-    try:
-        import brotli  # type: ignore[import-not-found,import-untyped,unused-ignore]
-    except ImportError:
+    if BROTLI is None:
         log("brotli is not installed (pip install brotli): the snapshot has no brotli copy")
         return None
-    return bytes(brotli.compress(raw, **SNAPSHOT_BROTLI))
+    return brotli_bytes(raw, **SNAPSHOT_BROTLI)
 
 
 def snapshot_required_modules() -> list[str]:

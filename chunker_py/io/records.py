@@ -138,7 +138,7 @@ def line_unsafe(text: str) -> bool:
 
 
 def _escape_unsafe(text: str) -> str:
-    if _JSON_UNSAFE.search(text) is None:
+    if not line_unsafe(text):
         return text
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
