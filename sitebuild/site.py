@@ -56,7 +56,7 @@ from sitebuild.first_look import first_look_for
 from sitebuild.npm import ensure_node_modules, pyodide_python_version
 from sitebuild.offline import WORKER, write_offline
 from sitebuild.paths import APP, DIST, INDEX_TEMPLATE, ROOT, STATIC
-from sitebuild.policy import CSP
+from sitebuild.policy import CSP, WASM_PRELOAD
 from sitebuild.pypi import sha256_hex
 from sitebuild.shell import log
 from sitebuild.snapshot import (
@@ -148,18 +148,38 @@ def pyscript_config(build_dir: str) -> str:
         # and unpacks the zips itself: no `packages`, so micropip stays off the start-up
         # path (it is still vendored: `await pyodide_js.loadPackage("micropip")` works).
         "interpreter": f"./{build_dir}/interpreter.js",
-        # Only the error banner is wanted; the editor, terminal, game and donkey plugins
-        # would each cost a request at boot.
-        "plugins": [
-            "!codemirror",
-            "!deprecations-manager",
-            "!donkey",
-            "!py-editor",
-            "!py-game",
-            "!py-terminal",
-        ],
+        "plugins": list(PLUGINS_OFF),
     }
     return json.dumps(config, separators=(",", ":"))
+
+
+# Only the error banner is wanted; the editor, terminal, game and donkey plugins would each
+# cost a request at boot.
+PLUGINS_OFF = (
+    "!codemirror",
+    "!deprecations-manager",
+    "!donkey",
+    "!py-editor",
+    "!py-game",
+    "!py-terminal",
+)
+
+
+def wasm_preload_html(wasm: str) -> str:
+    """The inline script that preloads Pyodide's wasm on a first visit (its text is
+    sitebuild/wasm_preload.js, byte for byte: the policy allows it by that text's hash)."""
+    return f'<script data-wasm="{html.escape(wasm)}">{WASM_PRELOAD}</script>'
+
+
+def micropython_config() -> str:
+    """The text of the page's <mpy-config>: the same plugins switched off for PyScript's
+    MicroPython type, which the page never uses. PyScript's core loads the plugins once per
+    script type, and a type without a config loads them all: without it five plugin modules
+    were asked for while the start-up snapshot's request waited for one of the host's six
+    connections (bench/bench_boot.py, 100 Mbit/s, 40 ms: the snapshot's first byte came
+    ~160 ms after the link probe ended). With a config and no mpy script, PyScript never
+    starts MicroPython."""
+    return json.dumps({"plugins": list(PLUGINS_OFF)}, separators=(",", ":"))
 
 
 def content_hash(files: dict[str, bytes]) -> str:
@@ -248,6 +268,8 @@ def build(dist: Path = DIST) -> Site:
         "snapshot_sha256": " ".join(piece_digests(gzip.decompress(snapshot.data))),
         "stdlib": f"{build_dir}/stdlib.zip",
         "pyscript_config": pyscript_config(build_dir),
+        "micropython_config": micropython_config(),
+        "wasm_preload": wasm_preload_html(vendored.pyodide.rsplit("/", 1)[0] + "/pyodide.asm.wasm"),
         "pyscript_chunk": vendored.pyscript
         + "/"
         + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],

@@ -46,8 +46,8 @@
       ? { url: absolute(snapshotBrotli), decoder: absolute(brotliDecoder) }
       : null;
   // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
-  // preloaded below, among them): the probe reads about half the link's speed
-  // (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
+  // preloaded by index.html's inline script, among them): the probe reads about half the
+  // link's speed (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
   // The snapshot's extra ~7 MB cost less than the ~4 s of Python start-up they save from
   // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
   const FAST_MBIT = 15;
@@ -72,7 +72,15 @@
   // themselves) and checked piece by piece like the stored copy (brotli has no checksum).
   // Where that decoder cannot run (it failed to load, or no WebCrypto to check its output),
   // the gzip file is downloaded as before.
-  const fetchInflated = async (url, tell, from, sha256, brotli) => {
+  // `early` ({fastMbit, windowMs}, or null), with "cached-only": when no cache holds it, the
+  // snapshot is asked of the network at once (tell({notCached})), and the download's own
+  // speed over its first windowMs is told ({mbit}); the brotli decoder is fetched only once
+  // that speed is at least fastMbit, or `fast` (a promise) resolves: the page's probe found
+  // the link fast. The page stops the download when either its probe or this speed finds
+  // the link slow (firstVisit below).
+  // `signal`: an AbortSignal that stops the requests (in the page; a worker is ended instead).
+  const fetchInflated = async (url, tell, from, job) => {
+    const { sha256, brotli, early, signal, fast: linkFast } = job;
     const PIECE = 4 << 20; // sitebuild/site.py's SNAPSHOT_PIECE
     const expected = sha256.split(" ");
     // Reads `stream` (the inflated bytes) into one buffer; each PIECE-byte piece's SHA-256
@@ -116,26 +124,44 @@
       }
       return bytes.subarray(0, size); // a view: copying 31 MB to trim the buffer costs
     };
-    // The response's body as it arrives, counted for the progress line.
-    const counted = (response) => {
+    // The response's body as it arrives, counted for the progress line. Read at once,
+    // whatever reads it later: its queue has no limit, so the download never waits for the
+    // brotli decoder (the body of a response nobody reads stops at the browser's buffer,
+    // and with it the transfer). With `rated` (a function), its speed in Mbit/s over its
+    // first early.windowMs is told once ({mbit}; over all of it when it ends sooner) and
+    // handed to `rated`.
+    const counted = (response, rated = null) => {
       const total = Number(response.headers.get("Content-Length")) || 0;
+      const begun = performance.now();
       let seen = 0;
       let shown = 0;
+      const rate = (now) => {
+        const mbit = (seen * 8) / Math.max(now - begun, 1) / 1000;
+        tell({ mbit });
+        rated(mbit);
+        rated = null;
+      };
       return response.body.pipeThrough(
-        new TransformStream({
-          transform(chunk, controller) {
-            seen += chunk.byteLength;
-            const now = performance.now();
-            if (total && now - shown > 100) {
-              shown = now;
-              tell({ seen, total });
-            }
-            controller.enqueue(chunk);
+        new TransformStream(
+          {
+            transform(chunk, controller) {
+              seen += chunk.byteLength;
+              const now = performance.now();
+              if (rated && now - begun >= early.windowMs) rate(now);
+              if (total && now - shown > 100) {
+                shown = now;
+                tell({ seen, total });
+              }
+              controller.enqueue(chunk);
+            },
+            flush() {
+              if (rated) rate(performance.now());
+              tell({ downloaded: true });
+            },
           },
-          flush() {
-            tell({ downloaded: true });
-          },
-        }),
+          undefined,
+          { highWaterMark: Infinity },
+        ),
       );
     };
     // brotli-dec-wasm's streaming decoder as a TransformStream; an error (damaged data), or
@@ -166,47 +192,66 @@
       });
     };
     // The brotli copy, decoded and checked; null when the decoder cannot run here.
-    const fromBrotli = async () => {
+    // `measure`: a first visit's early request (see `early`).
+    const fromBrotli = async (measure) => {
       if (!globalThis.crypto?.subtle) return null; // nothing to check it with: the gzip's CRC
-      // fetched while the snapshot's first bytes come (a module and ~100 KB gzip of wasm)
-      const decoder = import(brotli.decoder).then(async (module) => {
-        await module.default();
-        tell({ decoder: true });
-        return module;
-      });
+      // fetched while the snapshot's first bytes come (a module and ~100 KB gzip of wasm);
+      // on a first visit's early request only once its own speed says the link is fast
+      // (on a slow one the page stops it: those bytes would be lost)
+      let fast = () => {};
+      const own = new Promise((resolve) => (fast = resolve));
+      const fastEnough = measure ? Promise.race([own, linkFast ?? own]) : null;
+      const decoder = Promise.resolve(fastEnough)
+        .then(() => import(brotli.decoder))
+        .then(async (module) => {
+          await module.default();
+          tell({ decoder: true });
+          return module;
+        });
       decoder.catch(() => {});
       let response;
       try {
-        response = await fetch(brotli.url);
+        response = await fetch(brotli.url, { signal });
       } catch (error) {
         throw new Error(`not downloaded: ${error.message || error}`);
       }
       if (!response.ok) throw new Error(`missing: HTTP ${response.status}`);
       tell({ started: true });
       // a host that sent it with Content-Encoding: br had the browser decode it already
-      if (response.headers.get("Content-Encoding") === "br") {
-        return readChecked(counted(response), "the brotli copy");
-      }
+      const decoded = response.headers.get("Content-Encoding") === "br";
+      const rated = measure ? (mbit) => mbit >= early.fastMbit && !decoded && fast() : null;
+      const body = counted(response, rated);
+      if (decoded) return readChecked(body, "the brotli copy");
       let module;
       try {
         module = await decoder;
       } catch (error) {
-        response.body.cancel().catch(() => {});
+        body.cancel().catch(() => {});
         tell({ decoderFailed: String(error?.message || error) });
         return null;
       }
-      return readChecked(counted(response).pipeThrough(brotliDecoding(module)), "the brotli copy");
+      return readChecked(body.pipeThrough(brotliDecoding(module)), "the brotli copy");
     };
 
+    let measure = false; // a first visit's early request (see `early`)
+    if (from === "cached-only" && early) {
+      try {
+        return await fetchInflated(url, tell, from, { ...job, early: null });
+      } catch (error) {
+        if (!error.message.startsWith("not cached")) throw error;
+      }
+      tell({ notCached: true });
+      [from, measure] = ["network", true];
+    }
     if (from === "network" && brotli) {
-      const bytes = await fromBrotli();
+      const bytes = await fromBrotli(measure);
       if (bytes) return bytes;
     }
     let response;
     try {
       const only = { cache: "only-if-cached", mode: "same-origin" };
       const stored = from === "cache" && globalThis.caches ? await caches.match(url) : null;
-      response = stored || (await fetch(url, from === "cached-only" ? only : {}));
+      response = stored || (await fetch(url, from === "cached-only" ? { ...only, signal } : { signal }));
     } catch (error) {
       if (from === "cached-only") throw new Error("not cached");
       throw new Error(`not downloaded: ${error.message || error}`);
@@ -217,7 +262,7 @@
     if (response.headers.get("Chunk-Inspector-Snapshot") === "inflated") {
       return readChecked(response.body, "the stored copy", () => tell({ downloaded: true }));
     }
-    const compressed = counted(response);
+    const compressed = counted(response, measure ? () => {} : null);
     try {
       // Inflated as the bytes arrive (a file not named .gz came with Content-Encoding: the
       // browser inflated it). An error here is about the data, or a download that broke
@@ -245,7 +290,13 @@
       performance.mark("ci:snapshot-worker", when); // the worker runs: it looks for the bytes
     } else if (data.started) {
       performance.mark("ci:snapshot-started", when);
-      started();
+      if (gate) gate.started();
+      else started();
+    } else if (data.notCached) {
+      gate?.network(); // a first visit's early request: from the network after all
+    } else if ("mbit" in data) {
+      performance.mark("ci:snapshot-rate", { ...when, detail: { mbit: data.mbit } });
+      gate?.rate(data.mbit);
     } else if (data.total) {
       const text = `Downloading the start-up snapshot: ${megabytes(data.seen)} of ${megabytes(data.total)} MB`;
       report({ stage: "progress", text });
@@ -261,14 +312,18 @@
 
   // The worker's code. It runs from a blob: URL (the policy's worker-src allows blob:), so
   // starting it needs no request of its own (the brotli decoder it imports is a same-origin
-  // module, under the policy's script-src). Receives {url, from, sha256, brotli}; answers
-  // what fetchInflated tells, then {bytes} (transferred) or {error}.
+  // module, under the policy's script-src). Receives {url, from, sha256, brotli, early}, and
+  // {faster} once the page's probe finds the link fast; answers what fetchInflated tells,
+  // then {bytes} (transferred) or {error}.
   const workerMain = () => {
-    addEventListener("message", async ({ data: { url, from, sha256, brotli } }) => {
+    let linkFast = () => {};
+    const fast = new Promise((resolve) => (linkFast = resolve));
+    addEventListener("message", async ({ data: { url, from, sha256, brotli, early, faster } }) => {
+      if (faster) return linkFast(); // the page's probe found the link fast
       try {
         const tell = (data) => postMessage({ ...data, at: performance.timeOrigin + performance.now() });
         tell({ working: true });
-        const bytes = await fetchInflated(url, tell, from, sha256, brotli);
+        const bytes = await fetchInflated(url, tell, from, { sha256, brotli, early, fast });
         postMessage({ bytes }, [bytes.buffer ?? bytes]);
       } catch (error) {
         postMessage({ error: String(error?.message || error) });
@@ -276,8 +331,17 @@
     });
   };
 
-  // The bytes from a worker; rejects with {workerFailed} when no worker could run.
-  const inWorker = (from) =>
+  // Rejects with the reason `signal` (an AbortSignal, or null) is aborted with.
+  const stopped = (signal) =>
+    new Promise((_, reject) => {
+      const stop = () => reject(new Error(signal.reason));
+      if (signal?.aborted) stop();
+      else signal?.addEventListener("abort", stop, { once: true });
+    });
+
+  // The bytes from a worker; rejects with {workerFailed} when no worker could run. Aborting
+  // `signal` ends the worker, and with it its download; `fast` resolving tells it {faster}.
+  const inWorker = (from, early, signal, fast) =>
     new Promise((resolve, reject) => {
       const noWorker = (why) => Object.assign(new Error(why), { workerFailed: true });
       let worker;
@@ -288,6 +352,11 @@
         reject(noWorker(error.message));
         return;
       }
+      stopped(signal).catch((error) => {
+        worker.terminate();
+        reject(error);
+      });
+      fast?.then(() => worker.postMessage({ faster: true }));
       worker.onmessage = ({ data }) => {
         if (!("bytes" in data || "error" in data)) return told(data);
         worker.terminate();
@@ -299,13 +368,15 @@
         worker.terminate();
         reject(noWorker(event.message || "the worker failed"));
       };
-      worker.postMessage({ url, from, sha256, brotli });
+      worker.postMessage({ url, from, sha256, brotli, early });
     });
 
-  const attempt = (from) =>
-    inWorker(from).catch((error) => {
+  // In the page when no worker runs.
+  const attempt = (from, early = null, signal = null, fast = null) =>
+    inWorker(from, early, signal, fast).catch((error) => {
       if (!error.workerFailed) throw error;
-      return fetchInflated(url, told, from, sha256, brotli); // in the page
+      const job = { sha256, brotli, early, signal, fast };
+      return Promise.race([fetchInflated(url, told, from, job), stopped(signal)]);
     });
 
   // The link's speed in Mbit/s, from the timing of stdlib.zip's download (preloaded by
@@ -333,38 +404,69 @@
     });
 
 
-  // A first visit (no service worker controls the page) needs every byte of Pyodide's
-  // wasm, on either path; Pyodide asks for it only once it starts loading (on a slow link,
-  // after the probe below). A preload asks for it now, beside stdlib.zip: Pyodide's own
-  // request (same URL, same credentials mode) takes the preloaded response. Not on a
-  // repeat visit: the service worker's cache serves it there, and a preload on warm loads
-  // kept V8 from reusing its compiled wasm (see index.html). Nor on loopback: there the
-  // snapshot and with it the wasm are asked for at once anyway, and the preloaded 9.6 MB,
-  // delivered to the page's main thread, delayed PyScript's start by ~300 ms in a
-  // bench/bench_boot.py run on localhost (0.48× bare, 0.42× without it).
-  if (!loopback && !navigator.serviceWorker?.controller && script.dataset.wasm) {
-    const preload = document.createElement("link");
-    Object.assign(preload, { rel: "preload", as: "fetch", crossOrigin: "anonymous" });
-    preload.href = new URL(script.dataset.wasm, location.href).href;
-    document.head.append(preload);
-  }
+  // A first visit off this machine, with no service worker's copy: the worker looks in the
+  // HTTP cache and, finding nothing there, asks the network for the snapshot at once, while
+  // two measures of the link run: stdlib.zip's download (linkSpeed) and the snapshot's own
+  // first RATE_WINDOW_MS (told as {mbit}). Either one below FAST_MBIT stops the worker, and
+  // its download with it: the page boots normally. Pyodide is told that the bytes are
+  // coming (`started`) only once both have passed; the brotli decoder is fetched once
+  // either has (on a slow link neither: ~0.1 MB saved). Asking at once rather than after the
+  // probe puts the snapshot's bytes on the link beside Pyodide's wasm instead of after it.
+  // (bench/bench_boot.py, 100 Mbit/s, 40 ms: the snapshot's first byte came ~80-160 ms
+  // after the probe ended, ~220 ms after navigation now.) On a slow link its first
+  // RATE_WINDOW_MS cost the bytes they brought (10 Mbit/s: ~0.1 MB).
+  const RATE_WINDOW_MS = 250;
+  let gate = null; // the first visit's verdict on the link, while the two measures run
+  const firstVisit = () => {
+    const stop = new AbortController();
+    let network = false; // no cache held it: the download is on the link
+    let headers = false; // the response has begun
+    let passed = 0; // measures that found the link fast (two: go)
+    let go = () => {};
+    const verdict = new Promise((resolve) => (go = resolve));
+    const judge = (mbit, what = "") => {
+      if (!network || stop.signal.aborted) return;
+      if (mbit < FAST_MBIT) {
+        const speed = mbit ? `${mbit.toFixed(1)} Mbit/s` : "speed unknown";
+        stop.abort(`first visit on a slow link (${speed}${what}): saved for the next visit`);
+      } else if (++passed === 2) {
+        go();
+        if (headers) started();
+      }
+    };
+    let probed = null; // linkSpeed's measure, kept until the download is on the link
+    let probeFast = () => {};
+    const fast = new Promise((resolve) => (probeFast = resolve));
+    gate = {
+      network() {
+        network = downloaded = true;
+        if (probed !== null) judge(probed);
+      },
+      rate: (mbit) => judge(mbit, ` over the snapshot's first ${RATE_WINDOW_MS} ms`),
+      started() {
+        headers = true;
+        if (!network || passed === 2) started();
+      },
+    };
+    linkSpeed().then((mbit) => {
+      performance.mark("ci:link-measured", { detail: { mbit } });
+      probed = mbit;
+      judge(mbit);
+      if (mbit >= FAST_MBIT) probeFast();
+    });
+    const early = { fastMbit: FAST_MBIT, windowMs: RATE_WINDOW_MS };
+    // bytes that came before the verdict (a fast download, a slow probe) wait for it
+    return attempt("cached-only", early, stop.signal, fast).then(async (bytes) => {
+      if (network) await Promise.race([verdict, stopped(stop.signal)]);
+      return bytes;
+    });
+  };
 
   // A page its service worker controls has the snapshot in that worker's cache; on
   // loopback a plain request (the HTTP cache answers it when it can) is asked at once.
-  const first = navigator.serviceWorker?.controller ? "cache" : loopback ? "network" : "cached-only";
-  let downloaded = false; // after the probe: from the network, not from a cache
-  globalThis.chunkInspectorSnapshot = attempt(first)
-    .catch(async (error) => {
-      if (!error.message.startsWith("not cached")) throw error;
-      const mbit = await linkSpeed();
-      performance.mark("ci:link-measured", { detail: { mbit } });
-      if (mbit < FAST_MBIT) {
-        const speed = mbit ? `${mbit.toFixed(1)} Mbit/s` : "speed unknown";
-        throw new Error(`first visit on a slow link (${speed}): saved for the next visit`);
-      }
-      downloaded = true;
-      return attempt("network");
-    })
+  const first = navigator.serviceWorker?.controller ? "cache" : loopback ? "network" : null;
+  let downloaded = false; // a first visit's bytes: from the network, not from a cache
+  globalThis.chunkInspectorSnapshot = (first ? attempt(first) : firstVisit())
     .then((bytes) => {
       performance.mark("ci:snapshot-inflated");
       const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);

@@ -11,6 +11,8 @@ and data-boot-reason, the bytes from its requests.
 from __future__ import annotations
 
 import io
+import re
+import time
 import zipfile
 from pathlib import Path
 
@@ -89,6 +91,14 @@ SLOW_LINK = """(() => {
       ? Object.assign(e.toJSON(), { responseStart: e.responseEnd - 10000 }) : e);
   };
 })();"""
+
+# The same, saying the file's bytes took 1 ms (hundreds of Mbit/s), whatever the link is.
+FAST_PROBE = SLOW_LINK.replace("e.responseEnd - 10000", "e.responseEnd - 1")
+# PyScript's plugins the page switches off (sitebuild/site.py's PLUGINS_OFF); each was a
+# request at boot, asked while the snapshot's request waited for a connection
+PLUGIN_MODULE = re.compile(
+    r"/(deprecations-manager|donkey|py-editor|py-game|py-terminal)-[^/]+\.js$"
+)
 
 # Not loopback for snapshot.js, so it measures the link (any 127.x address reaches this
 # machine; Chromium treats them all as secure, so the service worker runs there too).
@@ -258,3 +268,93 @@ def test_pyscript_s_script_comes_from_a_preload_asked_before_python_starts(
     assert initiator == "link"
     assert started < python
     assert app.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+def wasm_preloads(page) -> int:
+    return page.evaluate(
+        "() => document.querySelectorAll('link[rel=preload][href$=\"/pyodide.asm.wasm\"]').length"
+    )
+
+
+def test_a_first_visit_asks_for_the_wasm_with_its_first_requests(
+    site, probed_server, server, new_app
+) -> None:
+    """index.html's one inline script (allowed by its hash) preloads Pyodide's wasm on a
+    first visit off loopback, before the parser reaches snapshot.js; PyScript's plugins
+    that the page switches off are not asked for, MicroPython's included."""
+    app = new_app(probed_server.url).open().wait_ready()
+    page = app.page
+    assert wasm_preloads(page) == 1
+    wasm, script = page.evaluate(
+        """() => ['/pyodide.asm.wasm', '/snapshot.js'].map((end) => performance
+            .getEntriesByType('resource').find((e) => e.name.endsWith(end)))
+            .map((e) => [e.initiatorType, e.startTime])"""
+    )
+    assert wasm[0] == "link" and wasm[1] <= script[1], (wasm, script)
+    assert not [u for u in app.requests if PLUGIN_MODULE.search(u)]
+    # the policy refused nothing (the inline script ran: its preload is there)
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+    # loopback: no preload (the snapshot and the wasm are asked for at once there)
+    local = new_app(server.url).open().wait_ready()
+    assert wasm_preloads(local.page) == 0
+    assert not [u for u in local.requests if PLUGIN_MODULE.search(u)]
+
+
+@pytest.mark.page_errors_expected  # the boot's warning that it did not use the snapshot
+def test_a_fast_probe_and_a_slow_download_boot_without_the_snapshot(
+    site, probed_server, new_app
+) -> None:
+    """A first visit asks for the snapshot before stdlib.zip's probe has measured the link,
+    and measures the download's own first 250 ms too: stdlib.zip's probe made to say
+    "fast" here, over a link throttled to 5 Mbit/s the snapshot's own measure says slow. The
+    download is stopped (none of its requests finishes), the brotli decoder is never asked
+    for (it comes only once a measure passes), and the page boots normally."""
+    app = new_app(probed_server.url)
+    app.page.context.add_init_script(script=FAST_PROBE)
+    finished: list[str] = []
+    app.page.on("requestfinished", lambda r: finished.append(r.url))
+    throttle(app, 5)
+    app.open().wait_ready()
+    page = app.page
+    reason = page.get_attribute("#app", "data-boot-reason") or ""
+    assert page.get_attribute("#app", "data-boot") == "full", reason
+    assert reason.startswith("first visit on a slow link ("), reason
+    assert "over the snapshot's first 250 ms" in reason, reason
+    probe = page.evaluate("() => performance.getEntriesByName('ci:link-measured')[0].detail.mbit")
+    assert probe > 100, probe
+    # the .gz: the look into the HTTP cache (a failed only-if-cached request); the .br: the
+    # download, asked for and stopped
+    asked = [u for u in app.requests if "/snapshot-" in u]
+    assert [u for u in asked if u.endswith(".bin.br")], asked
+    assert not [u for u in finished if "/snapshot-" in u], finished
+    assert not [u for u in app.requests if "brotli_dec_wasm" in u]
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+@pytest.mark.page_errors_expected  # the boot's warning that it did not use the snapshot
+def test_a_snapshot_downloaded_before_the_probe_has_measured_waits_for_its_verdict(
+    site, probed_server, new_app
+) -> None:
+    """The early download can end before stdlib.zip's probe has measured the link (here its
+    response is held back 3 s, and the probe then says "slow"): the bytes wait for the
+    verdict, and the page boots normally, not from a snapshot the probe refused."""
+    app = new_app(probed_server.url)
+    app.page.context.add_init_script(script=SLOW_LINK)
+
+    def late(route) -> None:
+        response = route.fetch()
+        time.sleep(3)
+        route.fulfill(response=response)
+
+    app.page.route("**/stdlib.zip", late)
+    app.open().wait_ready()
+    page = app.page
+    reason = page.get_attribute("#app", "data-boot-reason") or ""
+    assert page.get_attribute("#app", "data-boot") == "full", reason
+    assert reason.startswith("first visit on a slow link (0."), reason
+    downloaded, measured = page.evaluate(
+        """() => ['ci:snapshot-downloaded', 'ci:link-measured']
+            .map((n) => performance.getEntriesByName(n)[0]?.startTime)"""
+    )
+    assert downloaded < measured, (downloaded, measured)  # the case this test is about
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS

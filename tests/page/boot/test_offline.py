@@ -276,9 +276,14 @@ def test_a_first_visit_over_a_measured_link_hands_the_worker_the_snapshot_it_dec
     cached = app.page.evaluate(CACHED)
     assert list(cached) == [f"chunk-inspector-{page_id(app)}"], list(cached)
     assert served.url + site.snapshot in next(iter(cached.values()))
+    wasm = "() => document.querySelectorAll('link[rel=preload][href$=\"asm.wasm\"]').length"
+    assert app.page.evaluate(wasm) == 1  # a first visit: the wasm preloaded
     app.page.reload()
     app.wait_ready(BOOT_TIMEOUT_MS)
     assert app.page.get_attribute("#app", "data-boot") == "snapshot"
     assert app.page.get_attribute("#app", "data-boot-reason") is None
     asked = [r.path.rsplit("/", 1)[-1] for r in served.requests if "/snapshot-" in r.path]
     assert asked == [Path(site.snapshot_brotli).name], asked
+    # a repeat visit (the worker controls the page) does not preload it: the worker's cache
+    # serves it, and V8 reuses its compiled code
+    assert app.page.evaluate(wasm) == 0
