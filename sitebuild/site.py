@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from sitebuild.bundle import python_bundle
-from sitebuild.compress import precompress
+from sitebuild.compress import BROTLI, precompress
 from sitebuild.first_look import first_look_for
 from sitebuild.npm import ensure_node_modules, pyodide_python_version
 from sitebuild.offline import WORKER, write_offline
@@ -165,10 +165,12 @@ PLUGINS_OFF = (
 )
 
 
-def wasm_preload_html(wasm: str) -> str:
-    """The inline script that preloads Pyodide's wasm on a first visit (its text is
-    sitebuild/wasm_preload.js, byte for byte: the policy allows it by that text's hash)."""
-    return f'<script data-wasm="{html.escape(wasm)}">{WASM_PRELOAD}</script>'
+def wasm_preload_html(wasm: str, brotli: str) -> str:
+    """The inline script that preloads Pyodide's wasm (or its brotli copy `brotli`, "" for
+    none) on a first visit (its text is sitebuild/wasm_preload.js, byte for byte: the
+    policy allows it by that text's hash)."""
+    wasm, brotli = html.escape(wasm), html.escape(brotli)
+    return f'<script data-wasm="{wasm}" data-wasm-brotli="{brotli}">{WASM_PRELOAD}</script>'
 
 
 def micropython_config() -> str:
@@ -253,6 +255,7 @@ def build(dist: Path = DIST) -> Site:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
 
+    wasm = vendored.pyodide.rsplit("/", 1)[0] + "/pyodide.asm.wasm"
     values = {
         "settings_form": settings_form_html(),
         "build": build_dir,
@@ -269,7 +272,10 @@ def build(dist: Path = DIST) -> Site:
         "stdlib": f"{build_dir}/stdlib.zip",
         "pyscript_config": pyscript_config(build_dir),
         "micropython_config": micropython_config(),
-        "wasm_preload": wasm_preload_html(vendored.pyodide.rsplit("/", 1)[0] + "/pyodide.asm.wasm"),
+        "wasm_preload": wasm_preload_html(wasm, wasm + ".br" if BROTLI is not None else ""),
+        # the wasm's SHA-256 list, against which snapshot.js checks what it decoded from
+        # the brotli copy (precompress writes it: sitebuild/compress.py)
+        "wasm_sha256": " ".join(piece_digests((staging / wasm).read_bytes())),
         "pyscript_chunk": vendored.pyscript
         + "/"
         + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],

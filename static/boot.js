@@ -42,7 +42,9 @@ const statusOf = (url) => {
 
 // The start-up snapshot (build.py names it snapshot-*) is optional: when it cannot be
 // loaded, static/interpreter.js boots Python normally and says so (see "ci:boot" below).
-const optional = (url) => /\/snapshot-[^/]*$/.test(new URL(url, location.href).pathname);
+// So is the wasm's brotli copy (a .br file): without it Pyodide downloads the wasm itself.
+const optional = (url) =>
+  /\/snapshot-[^/]*$|\.wasm\.br$/.test(new URL(url, location.href).pathname);
 
 const failedFile = (url, why) => {
   if (optional(url)) return;

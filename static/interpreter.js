@@ -118,6 +118,34 @@ export const version = pyodideModule.version;
 mark("pyodide-module");
 
 const indexURL = here(BUILD.pyodide);
+
+// Pyodide asks for its wasm with fetch(indexURL + "pyodide.asm.wasm") while it loads (once
+// a boot; again when the snapshot fails and the page boots normally). On a first visit
+// snapshot.js has those bytes already, decoded from the wasm's smaller brotli copy
+// (globalThis.chunkInspectorWasm, see sitebuild/wasm_preload.js): during `load`, the first
+// such request is answered with them; any other request, or one made without them (none
+// decoded, or the decoding failed), goes to the network as usual.
+const wasmURL = `${indexURL}pyodide.asm.wasm`;
+async function withDecodedWasm(load) {
+  const network = globalThis.fetch;
+  const hook = function (resource, ...rest) {
+    const bytes = String(resource) === wasmURL ? globalThis.chunkInspectorWasm : null;
+    if (!bytes) return network.call(this, resource, ...rest);
+    globalThis.fetch = network; // answered once (a load that never ends keeps no hook)
+    const headers = { "Content-Type": "application/wasm" };
+    return bytes.then(
+      (data) => new Response(data, { headers }),
+      () => network.call(this, resource, ...rest),
+    );
+  };
+  globalThis.fetch = hook;
+  try {
+    return await load();
+  } finally {
+    if (globalThis.fetch === hook) globalThis.fetch = network;
+  }
+}
+
 // The standard library limited to what the page imports (the snapshot was made with it).
 const stdLibURL = here(BUILD.stdlib);
 const firstLine = (error) => String(error?.message || error).trim().split("\n")[0];
@@ -184,13 +212,15 @@ async function fromSnapshot(options) {
   let pyodide;
   try {
     pyodide = await Promise.race([
-      pyodideModule.loadPyodide({
-        ...options,
-        indexURL,
-        stdLibURL,
-        _loadSnapshot: loadSnapshot,
-        ...(fsInit ? { fsInit } : {}),
-      }),
+      withDecodedWasm(() =>
+        pyodideModule.loadPyodide({
+          ...options,
+          indexURL,
+          stdLibURL,
+          _loadSnapshot: loadSnapshot,
+          ...(fsInit ? { fsInit } : {}),
+        }),
+      ),
       failed,
     ]);
   } catch (error) {
@@ -314,7 +344,9 @@ export async function loadPyodide(options = {}) {
     progress(`Starting Python without the start-up snapshot (${reason}); this takes longer…`);
     snapshotForNextVisit(reason);
     const lib = download(BUILD.lib);
-    const pyodide = await pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL });
+    const pyodide = await withDecodedWasm(() =>
+      pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL }),
+    );
     mark("pyodide-started");
     // app.zip as on the snapshot path: on demand when it holds only lazy modules and data
     await unpack(pyodide, BUILD.appOnDemand ? [lib] : [lib, appBytes()]);

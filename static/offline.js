@@ -69,24 +69,24 @@
         : setTimeout(resolve, 0),
     );
 
-  // A first visit over a measured link downloaded the snapshot's brotli copy, which the
-  // worker does not keep (sitebuild/offline.py): the page puts the inflated bytes it has
-  // (snapshot.js's chunkInspectorSnapshotSeed, checked against their SHA-256 list) into a
-  // cache the worker's install copies from, as from an earlier build's (static/sw.js,
-  // earlierCopy), and its activation drops; else the install downloads the 7 MB gzip file.
+  // A first visit over a measured link downloaded brotli copies of the snapshot and of
+  // Pyodide's wasm, which the worker does not keep (sitebuild/offline.py): the page puts
+  // the decoded bytes it has (snapshot.js's chunkInspectorSeeds, each checked against its
+  // SHA-256 list) into a cache the worker's install copies from, as from an earlier build's
+  // (static/sw.js, earlierCopy), and its activation drops; else the install downloads the
+  // 7 MB gzip snapshot and the 3.5 MB gzip wasm again.
   const SEED = "chunk-inspector-seed";
   const seed = async () => {
-    const given = globalThis.chunkInspectorSnapshotSeed;
-    delete globalThis.chunkInspectorSnapshotSeed;
-    if (!given || !globalThis.caches) return;
-    const headers = {
-      "Content-Type": "application/octet-stream",
-      "Chunk-Inspector-Snapshot": "inflated", // static/sw.js's INFLATED
-    };
+    const given = globalThis.chunkInspectorSeeds ?? [];
+    delete globalThis.chunkInspectorSeeds;
+    if (!given.length || !globalThis.caches) return;
     try {
-      await (await caches.open(SEED)).put(given.url, new Response(given.bytes, { headers }));
+      const cache = await caches.open(SEED);
+      for (const { url, bytes, headers } of given) {
+        await cache.put(url, new Response(bytes, { headers }));
+      }
     } catch (error) {
-      console.warn("offline use: the snapshot is downloaded again", error);
+      console.warn("offline use: downloaded again", error);
     }
   };
 

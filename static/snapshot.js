@@ -191,6 +191,13 @@
         },
       });
     };
+    // brotli-dec-wasm, ready to decode
+    const loadDecoder = () =>
+      import(brotli.decoder).then(async (module) => {
+        await module.default();
+        tell({ decoder: true });
+        return module;
+      });
     // The brotli copy, decoded and checked; null when the decoder cannot run here.
     // `measure`: a first visit's early request (see `early`).
     const fromBrotli = async (measure) => {
@@ -201,13 +208,7 @@
       let fast = () => {};
       const own = new Promise((resolve) => (fast = resolve));
       const fastEnough = measure ? Promise.race([own, linkFast ?? own]) : null;
-      const decoder = Promise.resolve(fastEnough)
-        .then(() => import(brotli.decoder))
-        .then(async (module) => {
-          await module.default();
-          tell({ decoder: true });
-          return module;
-        });
+      const decoder = Promise.resolve(fastEnough).then(loadDecoder);
       decoder.catch(() => {});
       let response;
       try {
@@ -233,6 +234,13 @@
       return readChecked(body.pipeThrough(brotliDecoding(module)), "the brotli copy");
     };
 
+    // "decode": job.buffer holds a brotli copy the page downloaded (Pyodide's wasm; see
+    // decodeWasm below), decoded (unless job.decoded: the browser did) and checked here
+    if (from === "decode") {
+      const body = new Response(job.buffer).body;
+      if (job.decoded) return readChecked(body, url);
+      return readChecked(body.pipeThrough(brotliDecoding(await loadDecoder())), url);
+    }
     let measure = false; // a first visit's early request (see `early`)
     if (from === "cached-only" && early) {
       try {
@@ -312,18 +320,18 @@
 
   // The worker's code. It runs from a blob: URL (the policy's worker-src allows blob:), so
   // starting it needs no request of its own (the brotli decoder it imports is a same-origin
-  // module, under the policy's script-src). Receives {url, from, sha256, brotli, early}, and
-  // {faster} once the page's probe finds the link fast; answers what fetchInflated tells,
-  // then {bytes} (transferred) or {error}.
+  // module, under the policy's script-src). Receives {url, from, ...job} (fetchInflated's),
+  // and {faster} once the page's probe finds the link fast; answers what fetchInflated
+  // tells, then {bytes} (transferred) or {error}.
   const workerMain = () => {
     let linkFast = () => {};
     const fast = new Promise((resolve) => (linkFast = resolve));
-    addEventListener("message", async ({ data: { url, from, sha256, brotli, early, faster } }) => {
+    addEventListener("message", async ({ data: { url, from, faster, ...job } }) => {
       if (faster) return linkFast(); // the page's probe found the link fast
       try {
         const tell = (data) => postMessage({ ...data, at: performance.timeOrigin + performance.now() });
         tell({ working: true });
-        const bytes = await fetchInflated(url, tell, from, { sha256, brotli, early, fast });
+        const bytes = await fetchInflated(url, tell, from, { ...job, fast });
         postMessage({ bytes }, [bytes.buffer ?? bytes]);
       } catch (error) {
         postMessage({ error: String(error?.message || error) });
@@ -339,9 +347,10 @@
       else signal?.addEventListener("abort", stop, { once: true });
     });
 
-  // The bytes from a worker; rejects with {workerFailed} when no worker could run. Aborting
-  // `signal` ends the worker, and with it its download; `fast` resolving tells it {faster}.
-  const inWorker = (from, early, signal, fast) =>
+  // The bytes from a worker, which runs fetchInflated(url, ·, from, job) and tells `tell`;
+  // rejects with {workerFailed} when no worker could run. Aborting `signal` ends the worker,
+  // and with it its download; `fast` resolving tells it {faster}; `transfer`: job's buffers.
+  const inWorker = (url, from, job, { signal = null, fast = null, tell = told, transfer = [] }) =>
     new Promise((resolve, reject) => {
       const noWorker = (why) => Object.assign(new Error(why), { workerFailed: true });
       let worker;
@@ -358,7 +367,7 @@
       });
       fast?.then(() => worker.postMessage({ faster: true }));
       worker.onmessage = ({ data }) => {
-        if (!("bytes" in data || "error" in data)) return told(data);
+        if (!("bytes" in data || "error" in data)) return tell(data);
         worker.terminate();
         if (data.error) reject(new Error(data.error));
         else resolve(data.bytes);
@@ -368,12 +377,12 @@
         worker.terminate();
         reject(noWorker(event.message || "the worker failed"));
       };
-      worker.postMessage({ url, from, sha256, brotli, early });
+      worker.postMessage({ url, from, ...job }, transfer);
     });
 
-  // In the page when no worker runs.
+  // The snapshot's bytes: in a worker, or in the page when no worker runs.
   const attempt = (from, early = null, signal = null, fast = null) =>
-    inWorker(from, early, signal, fast).catch((error) => {
+    inWorker(url, from, { sha256, brotli, early }, { signal, fast }).catch((error) => {
       if (!error.workerFailed) throw error;
       const job = { sha256, brotli, early, signal, fast };
       return Promise.race([fetchInflated(url, told, from, job), stopped(signal)]);
@@ -462,6 +471,46 @@
     });
   };
 
+  // The decoded copies of files this visit downloaded as brotli, for the service worker
+  // (static/offline.js puts them in its seed cache): {url, bytes, headers}.
+  const seeds = (globalThis.chunkInspectorSeeds ??= []);
+
+  // Pyodide's wasm from its brotli copy (2.7 MB where the gzip file is 3.5). On a first
+  // visit off loopback, index.html's inline script (sitebuild/wasm_preload.js) preloaded
+  // that copy and named it in globalThis.chunkInspectorWasmBrotli ({brotli, wasm}: both
+  // URLs). It is read here (the preload's response), decoded in a worker by the snapshot's
+  // decoder and checked against the wasm's SHA-256 list (data-wasm-sha256); interpreter.js
+  // answers Pyodide's request for the wasm with these bytes (globalThis.chunkInspectorWasm).
+  // Without them (the decoder failed, a damaged copy) Pyodide's request goes to the network.
+  const decodeWasm = async ({ brotli: from, wasm }) => {
+    const response = await fetch(from);
+    if (!response.ok) throw new Error(`${from}: HTTP ${response.status}`);
+    const buffer = await response.arrayBuffer();
+    const job = {
+      sha256: script.dataset.wasmSha256,
+      brotli: { decoder: absolute(brotliDecoder) },
+      buffer,
+      decoded: response.headers.get("Content-Encoding") === "br", // by the browser
+    };
+    const quiet = () => {};
+    const bytes = await inWorker(from, "decode", job, { tell: quiet, transfer: [buffer] }).catch(
+      (error) => {
+        if (!error.workerFailed || !buffer.byteLength) throw error;
+        return fetchInflated(from, quiet, "decode", job); // in the page
+      },
+    );
+    performance.mark("ci:wasm-decoded");
+    seeds.push({ url: wasm, bytes, headers: { "Content-Type": "application/wasm" } });
+    return bytes;
+  };
+  const wasmCopy = globalThis.chunkInspectorWasmBrotli;
+  if (wasmCopy && brotliDecoder && script.dataset.wasmSha256) {
+    globalThis.chunkInspectorWasm = decodeWasm(wasmCopy);
+    globalThis.chunkInspectorWasm.catch((error) =>
+      console.warn(`Chunk Inspector: Pyodide's wasm downloaded again (${error.message || error})`),
+    );
+  }
+
   // A page its service worker controls has the snapshot in that worker's cache; on
   // loopback a plain request (the HTTP cache answers it when it can) is asked at once.
   const first = navigator.serviceWorker?.controller ? "cache" : loopback ? "network" : null;
@@ -473,7 +522,12 @@
       // The service worker keeps the gzip file's bytes, not the brotli copy's: the bytes
       // this visit downloaded are handed to it (static/offline.js), so that its install does
       // not download the 7 MB gzip file again.
-      if (downloaded && brotli) globalThis.chunkInspectorSnapshotSeed = { url, bytes: view };
+      // (stored inflated, marked as static/sw.js's INFLATED says)
+      if (downloaded && brotli) {
+        const headers = { "Content-Type": "application/octet-stream" };
+        headers["Chunk-Inspector-Snapshot"] = "inflated";
+        seeds.push({ url, bytes: view, headers });
+      }
       return view;
     });
   globalThis.chunkInspectorSnapshot.catch(() => {}); // interpreter.js handles it

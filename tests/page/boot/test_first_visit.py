@@ -169,6 +169,9 @@ def test_a_slow_first_visit_boots_without_the_snapshot_and_the_next_visit_uses_i
     # nor did snapshot.js's worker: its look into the caches found nothing (a failed
     # request), and it asked for nothing more
     assert not [u for u, start in finished if "/snapshot-" in u and start < ready_epoch]
+    # Pyodide's wasm came as its brotli copy on this path too (0.8 MB fewer on a slow link)
+    wasm = [u.rsplit("/", 1)[-1] for u, _ in finished if "/pyodide.asm.wasm" in u]
+    assert wasm == ["pyodide.asm.wasm.br"], wasm
     # the service worker stores the build (the snapshot with it) after the first result
     page.wait_for_selector('#offline-status[data-offline="ready"]', timeout=OFFLINE_TIMEOUT_MS)
     cached = page.evaluate(
@@ -272,7 +275,7 @@ def test_pyscript_s_script_comes_from_a_preload_asked_before_python_starts(
 
 def wasm_preloads(page) -> int:
     return page.evaluate(
-        "() => document.querySelectorAll('link[rel=preload][href$=\"/pyodide.asm.wasm\"]').length"
+        "() => document.querySelectorAll('link[rel=preload][href*=\"/pyodide.asm.wasm\"]').length"
     )
 
 
@@ -286,17 +289,26 @@ def test_a_first_visit_asks_for_the_wasm_with_its_first_requests(
     page = app.page
     assert wasm_preloads(page) == 1
     wasm, script = page.evaluate(
-        """() => ['/pyodide.asm.wasm', '/snapshot.js'].map((end) => performance
+        """() => ['/pyodide.asm.wasm.br', '/snapshot.js'].map((end) => performance
             .getEntriesByType('resource').find((e) => e.name.endsWith(end)))
             .map((e) => [e.initiatorType, e.startTime])"""
     )
     assert wasm[0] == "link" and wasm[1] <= script[1], (wasm, script)
+    # its brotli copy, decoded by the page: Pyodide's request for the wasm never left it
+    assert [u for u in app.requests if "/pyodide.asm.wasm" in u] == [
+        f"{probed_server.url}{site.vendored.pyodide.rsplit('/', 1)[0]}/pyodide.asm.wasm.br"
+    ]
+    assert page.evaluate("() => performance.getEntriesByName('ci:wasm-decoded').length") == 1
     assert not [u for u in app.requests if PLUGIN_MODULE.search(u)]
     # the policy refused nothing (the inline script ran: its preload is there)
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
-    # loopback: no preload (the snapshot and the wasm are asked for at once there)
+    # loopback: no preload (the snapshot and the wasm are asked for at once there), and the
+    # wasm itself (bytes cost nothing there; decoding would)
     local = new_app(server.url).open().wait_ready()
     assert wasm_preloads(local.page) == 0
+    assert [u.rsplit("/", 1)[-1] for u in local.requests if "/pyodide.asm.wasm" in u] == [
+        "pyodide.asm.wasm"
+    ]
     assert not [u for u in local.requests if PLUGIN_MODULE.search(u)]
 
 
@@ -307,8 +319,8 @@ def test_a_fast_probe_and_a_slow_download_boot_without_the_snapshot(
     """A first visit asks for the snapshot before stdlib.zip's probe has measured the link,
     and measures the download's own first 250 ms too: stdlib.zip's probe made to say
     "fast" here, over a link throttled to 5 Mbit/s the snapshot's own measure says slow. The
-    download is stopped (none of its requests finishes), the brotli decoder is never asked
-    for (it comes only once a measure passes), and the page boots normally."""
+    download is stopped (none of its requests finishes), its brotli decoder is never
+    started (only once a measure passes), and the page boots normally."""
     app = new_app(probed_server.url)
     app.page.context.add_init_script(script=FAST_PROBE)
     finished: list[str] = []
@@ -327,7 +339,8 @@ def test_a_fast_probe_and_a_slow_download_boot_without_the_snapshot(
     asked = [u for u in app.requests if "/snapshot-" in u]
     assert [u for u in asked if u.endswith(".bin.br")], asked
     assert not [u for u in finished if "/snapshot-" in u], finished
-    assert not [u for u in app.requests if "brotli_dec_wasm" in u]
+    # the snapshot's decoder was never started (the wasm's brotli copy has its own)
+    assert page.evaluate("() => performance.getEntriesByName('ci:snapshot-decoder').length") == 0
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
 
@@ -357,4 +370,47 @@ def test_a_snapshot_downloaded_before_the_probe_has_measured_waits_for_its_verdi
             .map((n) => performance.getEntriesByName(n)[0]?.startTime)"""
     )
     assert downloaded < measured, (downloaded, measured)  # the case this test is about
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+@pytest.mark.page_errors_expected  # the warning that the wasm is downloaded again
+@pytest.mark.parametrize("damage", ["other-bytes", "flipped", "truncated", "missing"])
+def test_a_damaged_brotli_copy_of_the_wasm_is_not_used(
+    damage: str, site, probed_server, new_app
+) -> None:
+    """The wasm's brotli copy is checked against the wasm's SHA-256 list before Pyodide gets
+    it: a copy that decodes to other bytes (a valid stream of a wasm one byte off), is
+    damaged, ends early or is missing leaves Pyodide's own request to the network (the wasm
+    itself), and the page boots as usual."""
+    (copy,) = site.root.rglob("pyodide.asm.wasm.br")
+    data = bytearray(copy.read_bytes())
+    if damage == "other-bytes":
+        import brotli
+
+        wasm = bytearray(next(site.root.rglob("pyodide.asm.wasm")).read_bytes())
+        wasm[len(wasm) // 2] ^= 0x01
+        data = bytearray(brotli.compress(bytes(wasm), quality=1))
+    if damage == "flipped":  # a bit of the last block: the decoder itself refuses it
+        data[-2000] ^= 0x01
+    if damage == "truncated":
+        del data[-1000:]
+    app = new_app(probed_server.url)
+
+    def damaged(route) -> None:
+        if damage == "missing":
+            route.fulfill(status=404, body="")
+        else:
+            route.fulfill(body=bytes(data), content_type="application/octet-stream")
+
+    # only the copy's own URL: the host still sends the wasm itself (brotli-encoded or not)
+    app.page.route("**/pyodide.asm.wasm.br", damaged)
+    app.open().wait_ready()
+    page = app.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.evaluate("() => performance.getEntriesByName('ci:wasm-decoded').length") == 0
+    assert [u.rsplit("/", 1)[-1] for u in app.requests if "/pyodide.asm.wasm" in u] == [
+        "pyodide.asm.wasm.br",
+        "pyodide.asm.wasm",
+    ]
+    assert any("Pyodide's wasm downloaded again" in m.text for m in app.console)
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS

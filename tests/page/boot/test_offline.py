@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import hashlib
 import re
 import socket
 import threading
@@ -273,10 +274,26 @@ def test_a_first_visit_over_a_measured_link_hands_the_worker_the_snapshot_it_dec
     wait_saved(app)
     asked = [r.path.rsplit("/", 1)[-1] for r in served.requests if "/snapshot-" in r.path]
     assert asked == [Path(site.snapshot_brotli).name], asked
+    # so with Pyodide's wasm: its brotli copy, decoded by the page, never the wasm itself
+    wasm = [r.path.rsplit("/", 1)[-1] for r in served.requests if "/pyodide.asm.wasm" in r.path]
+    assert wasm == ["pyodide.asm.wasm.br"], wasm
     cached = app.page.evaluate(CACHED)
     assert list(cached) == [f"chunk-inspector-{page_id(app)}"], list(cached)
     assert served.url + site.snapshot in next(iter(cached.values()))
-    wasm = "() => document.querySelectorAll('link[rel=preload][href$=\"asm.wasm\"]').length"
+    wasm_url = f"{served.url}{site.vendored.pyodide.rsplit('/', 1)[0]}/pyodide.asm.wasm"
+    stored = app.page.evaluate(
+        """async (url) => {
+          const response = await caches.match(url);
+          const bytes = new Uint8Array(await response.arrayBuffer());
+          const digest = await crypto.subtle.digest('SHA-256', bytes);
+          return [response.headers.get('Content-Type'), bytes.length,
+            Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('')];
+        }""",
+        wasm_url,
+    )
+    plain = next(site.root.rglob("pyodide.asm.wasm")).read_bytes()
+    assert stored == ["application/wasm", len(plain), hashlib.sha256(plain).hexdigest()]
+    wasm = "() => document.querySelectorAll('link[rel=preload][href*=\"asm.wasm\"]').length"
     assert app.page.evaluate(wasm) == 1  # a first visit: the wasm preloaded
     app.page.reload()
     app.wait_ready(BOOT_TIMEOUT_MS)
