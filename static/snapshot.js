@@ -234,10 +234,11 @@
       return readChecked(body.pipeThrough(brotliDecoding(module)), "the brotli copy");
     };
 
-    // "decode": job.buffer holds a brotli copy the page downloaded (Pyodide's wasm; see
-    // decodeWasm below), decoded (unless job.decoded: the browser did) and checked here
+    // "decode": job.stream (or job.buffer) is a brotli copy the page downloads (Pyodide's
+    // wasm; see decodeWasm below), decoded as it arrives (unless job.decoded: the browser
+    // did) and checked here
     if (from === "decode") {
-      const body = new Response(job.buffer).body;
+      const body = job.stream ?? new Response(job.buffer).body;
       if (job.decoded) return readChecked(body, url);
       return readChecked(body.pipeThrough(brotliDecoding(await loadDecoder())), url);
     }
@@ -482,23 +483,35 @@
   // decoder and checked against the wasm's SHA-256 list (data-wasm-sha256); interpreter.js
   // answers Pyodide's request for the wasm with these bytes (globalThis.chunkInspectorWasm).
   // Without them (the decoder failed, a damaged copy) Pyodide's request goes to the network.
+  // The response's body goes to the worker as it arrives where streams can be transferred
+  // (else the whole body, once it is in).
+  const transferable = (() => {
+    try {
+      const stream = new ReadableStream();
+      structuredClone(stream, { transfer: [stream] });
+      return true;
+    } catch {
+      return false;
+    }
+  })();
   const decodeWasm = async ({ brotli: from, wasm }) => {
     const response = await fetch(from);
     if (!response.ok) throw new Error(`${from}: HTTP ${response.status}`);
-    const buffer = await response.arrayBuffer();
+    const body = transferable ? { stream: response.body } : { buffer: await response.arrayBuffer() };
     const job = {
       sha256: script.dataset.wasmSha256,
       brotli: { decoder: absolute(brotliDecoder) },
-      buffer,
       decoded: response.headers.get("Content-Encoding") === "br", // by the browser
+      ...body,
     };
     const quiet = () => {};
-    const bytes = await inWorker(from, "decode", job, { tell: quiet, transfer: [buffer] }).catch(
-      (error) => {
-        if (!error.workerFailed || !buffer.byteLength) throw error;
-        return fetchInflated(from, quiet, "decode", job); // in the page
-      },
-    );
+    const transfer = [body.stream ?? body.buffer];
+    const bytes = await inWorker(from, "decode", job, { tell: quiet, transfer }).catch((error) => {
+      // in the page when no worker could start (and so nothing was handed to one)
+      const kept = body.buffer?.byteLength || (body.stream && !body.stream.locked);
+      if (!error.workerFailed || !kept) throw error;
+      return fetchInflated(from, quiet, "decode", job);
+    });
     performance.mark("ci:wasm-decoded");
     seeds.push({ url: wasm, bytes, headers: { "Content-Type": "application/wasm" } });
     return bytes;

@@ -414,3 +414,33 @@ def test_a_damaged_brotli_copy_of_the_wasm_is_not_used(
     ]
     assert any("Pyodide's wasm downloaded again" in m.text for m in app.console)
     assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
+# structuredClone refusing to transfer a stream, as a browser without transferable streams
+NO_TRANSFERABLE_STREAMS = """(() => {
+  const clone = globalThis.structuredClone;
+  globalThis.structuredClone = (value, options) => {
+    if (options?.transfer?.some((t) => t instanceof ReadableStream)) {
+      throw new DOMException("no", "DataCloneError");
+    }
+    return clone(value, options);
+  };
+})();"""
+
+
+def test_without_transferable_streams_the_wasm_s_brotli_copy_is_decoded_whole(
+    site, probed_server, new_app
+) -> None:
+    """Where a stream cannot be handed to a worker (structuredClone refuses it here), the
+    page reads the wasm's brotli copy whole and hands the worker its buffer: still only
+    the copy is downloaded, and Pyodide gets the decoded wasm."""
+    app = new_app(probed_server.url)
+    app.page.context.add_init_script(script=NO_TRANSFERABLE_STREAMS)
+    app.open().wait_ready()
+    page = app.page
+    assert page.get_attribute("#app", "data-boot") == "snapshot"
+    assert page.evaluate("() => performance.getEntriesByName('ci:wasm-decoded').length") == 1
+    assert [u.rsplit("/", 1)[-1] for u in app.requests if "/pyodide.asm.wasm" in u] == [
+        "pyodide.asm.wasm.br"
+    ]
+    assert page.text_content("#figure-chunks") == SAMPLE_CHUNKS
