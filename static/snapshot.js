@@ -473,8 +473,9 @@
   };
 
   // The decoded copies of files this visit downloaded as brotli, for the service worker
-  // (static/offline.js puts them in its seed cache): {url, bytes, headers}.
-  const seeds = (globalThis.chunkInspectorSeeds ??= []);
+  // (static/offline.js puts them in its seed cache, then drops them): {url, bytes, headers}.
+  // Without service workers nothing would take them: they are not kept (41 MB).
+  const seeds = "serviceWorker" in navigator ? (globalThis.chunkInspectorSeeds ??= []) : [];
 
   // Pyodide's wasm from its brotli copy (2.7 MB where the gzip file is 3.5). On a first
   // visit off loopback, index.html's inline script (sitebuild/wasm_preload.js) preloaded

@@ -190,16 +190,21 @@ def test_a_new_build_replaces_the_cached_one(
     assert app.records()
 
 
+@pytest.mark.parametrize("host", ["127.0.0.1", "127.0.0.2"])
 def test_without_service_workers_the_page_works_and_says_it_is_not_offline(
-    apps: Callable[..., App], server: Any
+    host: str, apps: Callable[..., App], site, serve_dir
 ) -> None:
-    app = apps(server.url)
+    app = apps(serve_dir(site.root, host=host).url)
     app.page.context.add_init_script(script="delete Navigator.prototype.serviceWorker;")
     app.open().wait_ready()
     status = app.page.locator("#offline-status")
     expect(status).to_have_attribute("data-offline", "unavailable")
     expect(status).to_have_text(re.compile("not available offline"))
     assert split_at(app, "120")
+    if host == "127.0.0.2":  # a measured link: brotli copies decoded, kept for no worker
+        decoded = "() => performance.getEntriesByName('ci:wasm-decoded').length"
+        assert app.page.evaluate(decoded) == 1
+        assert app.page.evaluate("() => globalThis.chunkInspectorSeeds === undefined")
 
 
 # `damage`: "middle" flips 64 bytes in the middle (a whole piece of the SHA-256 list),
