@@ -65,8 +65,18 @@ async function fetchSnapshot() {
   }
 }
 
-const snapshot = fetchSnapshot();
+let snapshot = fetchSnapshot();
 snapshot.catch(() => {}); // handled in loadPyodide; never an unhandled rejection
+
+// Once Python runs (restored, or booted without it), the snapshot's 31 MB are of no more
+// use: every reference to them is dropped (this module's promise, snapshot.js's, the
+// stand-in's), so the page does not keep them for as long as it is open.
+let releaseStandIn = () => {};
+const forgetSnapshot = () => {
+  snapshot = null;
+  delete globalThis.chunkInspectorSnapshot;
+  releaseStandIn();
+};
 
 const download = (path) => {
   const bytes = fetch(here(path)).then((response) => {
@@ -193,6 +203,7 @@ async function fromSnapshot(options) {
   let failed = new Promise(() => {});
   if (size && started) {
     const into = standIn(size);
+    releaseStandIn = () => into.fill(null);
     const filled = snapshot.then((bytes) => {
       if (bytes.length !== size) {
         throw new Unusable(`corrupt: ${bytes.length} bytes inflated, ${size} expected`);
@@ -331,6 +342,7 @@ export async function loadPyodide(options = {}) {
   mark("load-called");
   try {
     const pyodide = await fromSnapshot(options);
+    forgetSnapshot();
     report({ stage: "path", path: "snapshot", reason: "" });
     fullStdlibOnDemand(pyodide); // its finder is in the snapshot
     if (BUILD.appOnDemand) await unpackOnDemand(pyodide);
@@ -347,6 +359,7 @@ export async function loadPyodide(options = {}) {
     const pyodide = await withDecodedWasm(() =>
       pyodideModule.loadPyodide({ ...options, indexURL, stdLibURL }),
     );
+    forgetSnapshot();
     mark("pyodide-started");
     // app.zip as on the snapshot path: on demand when it holds only lazy modules and data
     await unpack(pyodide, BUILD.appOnDemand ? [lib] : [lib, appBytes()]);

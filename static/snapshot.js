@@ -395,7 +395,9 @@
   const stdlib = new URL(script.dataset.stdlib, location.href).href;
   const linkSpeed = () =>
     new Promise((resolve) => {
+      let timer = 0;
       const measure = (entry) => {
+        clearTimeout(timer); // (its closure would keep this script's state alive 20 s)
         const seconds = Math.max(entry.responseEnd - entry.responseStart, 1) / 1000;
         resolve(((entry.encodedBodySize || entry.transferSize) * 8) / seconds / 1e6);
       };
@@ -407,12 +409,11 @@
         measure(done());
       });
       observer.observe({ type: "resource", buffered: true });
-      setTimeout(() => {
+      timer = setTimeout(() => {
         observer.disconnect();
         resolve(0);
       }, PROBE_WAIT_MS);
     });
-
 
   // A first visit off this machine, with no service worker's copy: the worker looks in the
   // HTTP cache and, finding nothing there, asks the network for the snapshot at once, while
