@@ -178,7 +178,15 @@ def boot_once(
         page.wait_for_selector("html[data-booted]", state="attached", timeout=timeout_ms)
     except PlaywrightError:
         page.close()
-        return {"ms": None, "boot": None, "urls": [], "marks": {}, "files": {}, "mbit": None}
+        return {
+            "ms": None,
+            "boot": None,
+            "urls": [],
+            "marks": {},
+            "files": {},
+            "mbit": None,
+            "rate": None,
+        }
     # each file's bytes the host wrote before the page reached its first result (its
     # clock and the host's are this machine's): Playwright notices the first result a
     # little later, and what started after it (Plotly, app.zip) must not count
@@ -215,9 +223,14 @@ def boot_once(
     mbit = page.evaluate(
         "performance.getEntriesByName('ci:link-measured')[0]?.detail?.mbit ?? null"
     )
+    # and what a first visit's snapshot download measured over its own first 250 ms
+    rate = page.evaluate(
+        "performance.getEntriesByName('ci:snapshot-rate')[0]?.detail?.mbit ?? null"
+    )
     page.close()
     return {
         "mbit": mbit,
+        "rate": rate,
         "ms": ms,
         "boot": path,
         "urls": resources,
@@ -264,6 +277,7 @@ def measure(
         "wire_warm": warm["wire"],
         "boot": cold["boot"],
         "probe_mbit": cold["mbit"],
+        "own_mbit": cold["rate"],
         "urls": cold["urls"],
         "marks_cold": cold["marks"],
         "marks_warm": warm["marks"],
@@ -461,6 +475,10 @@ def wire_bytes(root: Path, base: str, urls: list[str]) -> dict[str, int]:
     return {"raw": raw, "gzip": packed}
 
 
+def fmt(mbit: float | None) -> str:
+    return "-" if mbit is None else f"{mbit:.1f}"
+
+
 def boot_runs(
     driver: Playwright,
     served: Served,
@@ -486,7 +504,8 @@ def boot_runs(
                 f"warm {sample['warm']:.0f} ms "
                 f"({', '.join(f'{ms:.0f}' for ms in sample['warm_all'])}), "
                 f"offline {sample['offline']} "
-                f"({sample['boot'] or 'bare'}; probe {sample['probe_mbit']} Mbit/s)",
+                f"({sample['boot'] or 'bare'}; probe {fmt(sample['probe_mbit'])} Mbit/s, "
+                f"snapshot's own {fmt(sample['own_mbit'])} Mbit/s)",
                 file=sys.stderr,
             )
     return samples
