@@ -67,6 +67,10 @@ SNAPSHOT_LAZY = (
     # the CLI's --tiktoken (imports bpe; never the page's)
     "chunker_py.tokenizers.native",
     *CLI_ONLY,
+    # markdown-it's command line (argparse, gettext; never the page's): 77 KB of the
+    # snapshot's brotli copy
+    "markdown_it.cli",
+    "markdown_it.cli.parse",
     "chunker_py.text.front_matter",
     # the tokenizer.json reader (issue 24): its package imports nothing until first use
     *(
@@ -198,6 +202,12 @@ def make_snapshot(
         if record:
             return b"", report
         log(f"snapshot: imported {len(report['imported'])} modules")
+        slimmed = report["slimmed"]
+        log(
+            f"snapshot: dropped {slimmed['docstrings'] + slimmed['code_docstrings']} docstrings,"
+            f" code locations {slimmed['linetable_bytes']:,} -> "
+            f"{slimmed['linetable_bytes_after']:,} bytes (no columns)"
+        )
         for skipped in report["skipped"]:
             log(f"snapshot: left out {skipped}")
         return out.read_bytes(), report
@@ -293,7 +303,7 @@ def lazy_or_data(name: str) -> bool:
     """A bundle file the snapshot cannot hold: a SNAPSHOT_LAZY module, or a data file
     (chunker_py/_data: token rank files), read from the file system a snapshot does not
     keep. These go to app.zip."""
-    return "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
+    return "/_data/" in name or module_name(name) in SNAPSHOT_LAZY
 
 
 def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:

@@ -1,14 +1,15 @@
 """What the start-up snapshot holds, prepared inside Node's Pyodide before it is saved.
 
-sitebuild/snapshot_maker.mjs runs this file's source in Pyodide's ``__main__`` (so its
-definitions become part of the snapshot's heap) and then calls ``prepare_snapshot``, whose
-return value (a JSON report) it prints. Nothing runs on import: ruff, mypy and the tests
-read it as an ordinary module. It runs in the Pyodide the page uses, never in the page
-itself: the page inherits the state it leaves behind.
+sitebuild/snapshot_maker.mjs runs this file's source in Pyodide's ``__main__`` and then
+calls ``prepare_snapshot``, whose return value (a JSON report) it prints (its definitions
+are deleted from ``__main__`` before the heap is saved; what they installed stays).
+Nothing runs on import: ruff, mypy and the tests read it as an ordinary module. It runs in
+the Pyodide the page uses, never in the page itself: the page inherits the state it leaves
+behind.
 
 It imports every top-level module of the page's Python bundle and all of their submodules
-(``pkgutil.walk_packages``; ``__main__`` modules would run a CLI, and the modules in
-``config["lazy"]`` are left for later). Those in ``config["required"]`` must import
+(``__main__`` modules would run a CLI, and the modules and packages in ``config["lazy"]``
+are left for later). Those in ``config["required"]`` must import
 completely; the others (modules that need the page, submodules that need an optional
 dependency) are skipped and reported.
 
@@ -31,6 +32,13 @@ is spelt the same there):
   standard library for a module the page's stdlib.zip left out.
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
+
+Before it returns, ``prepare_snapshot`` drops from the heap what the page never reads
+(``slim_heap``; issue 21: the snapshot is the largest download of a first visit): the
+docstrings of every module, class and function, and the column ranges of every code
+object's locations (tracebacks keep their files, lines and names, and lose only the
+``^^^^`` markers under the failing expression); then this program's own names in
+``__main__`` (``forget_program``) and the garbage they leave.
 """
 
 from __future__ import annotations
@@ -38,19 +46,25 @@ from __future__ import annotations
 import ast
 import codecs
 import contextlib
+import dis
+import functools
+import gc
 import importlib
 import importlib._bootstrap_external as external
+import inspect
 import json
 import os
 import pkgutil
 import sys
+import weakref
 from collections.abc import Callable, Iterable
-from types import CodeType
+from types import CodeType, FunctionType, ModuleType
 from typing import Any
 
 
 def import_tree(name: str, lazy: Iterable[str], imported: list[str], skipped: list[str]) -> bool:
-    """Import ``name`` and every submodule not in ``lazy``; False if ``name`` itself failed."""
+    """Import ``name`` and every submodule not in ``lazy`` (a lazy package: none of its
+    submodules either); False if ``name`` itself failed."""
     try:
         module = importlib.import_module(name)
     except Exception as error:
@@ -58,16 +72,22 @@ def import_tree(name: str, lazy: Iterable[str], imported: list[str], skipped: li
         return False
     imported.append(name)
     later = set(lazy)
-    for info in pkgutil.walk_packages(
-        getattr(module, "__path__", []), name + ".", onerror=skipped.append
-    ):
-        if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in later:
-            continue
-        try:
-            importlib.import_module(info.name)
+
+    # (pkgutil.walk_packages would import a lazy package to walk it)
+    def walk(package: ModuleType) -> None:
+        for info in pkgutil.iter_modules(getattr(package, "__path__", []), package.__name__ + "."):
+            if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in later:
+                continue
+            try:
+                submodule = importlib.import_module(info.name)
+            except Exception as error:
+                skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+                continue
             imported.append(info.name)
-        except Exception as error:
-            skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+            if info.ispkg:
+                walk(submodule)
+
+    walk(module)
     return True
 
 
@@ -97,7 +117,9 @@ def install_code_cache(sources: dict[str, str]) -> list[str]:
 
 def prepare_snapshot(config_json: str, sources_json: str) -> str:
     """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
-    leave the key in ``sys``; return the import report as JSON."""
+    leave the key in ``sys``; then slim the heap and forget this program's names in
+    ``__main__`` (all but ``config["main"]``, the names Pyodide's ``__main__`` had before
+    it ran). Return the import report as JSON, with what was slimmed."""
     config = json.loads(config_json)
     imported: list[str] = []
     skipped: list[str] = []
@@ -115,7 +137,155 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
     finders = importlib.import_module(config["finders"])  # app/boot_finders.py
     finders.install(config["lazy"], config["stdlib_rest"])
     setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
-    return json.dumps({"imported": imported, "skipped": skipped})
+    dumps = json.dumps  # (forget_program deletes this program's names, json too)
+    slimmed = slim_heap()
+    slimmed["main_names"] = len(forget_program(config["main"]))
+    return dumps({"imported": imported, "skipped": skipped, "slimmed": slimmed})
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        byte = data[at]
+        at += 1
+        value |= (byte & 63) << shift
+        shift += 6
+        if not byte & 64:
+            return value, at
+
+
+def lines_only(table: bytes) -> bytes:
+    """A code object's location table (``co_linetable``, the format of CPython 3.11+'s
+    Objects/locations.md) with the same lines and no columns: each entry becomes a "no
+    column" entry (code 13) with its line delta, merged into the one before when that is
+    one too and the line does not change (up to 8 code units an entry); "no location"
+    entries (code 15) stay. ``co_lines()`` and the lines of ``co_positions()`` are
+    unchanged; the columns become None (issue 21: the columns were ~200 KB of the
+    snapshot's brotli copy)."""
+    out = bytearray()
+    last = -1  # where the last "no column" entry starts in `out`, while it may grow
+    at = 0
+    while at < len(table):
+        first = table[at]
+        at += 1
+        code = (first >> 3) & 15
+        units = (first & 7) + 1
+        if code == 15:
+            out.append(first)
+            last = -1
+            continue
+        if code < 10:  # short form: the same line, one byte of columns
+            delta = 0
+            at += 1
+        elif code < 13:  # one-line form: line delta 0-2, start and end columns
+            delta = code - 10
+            at += 2
+        else:  # 13: no columns; 14: long form, then end line delta, start and end columns
+            zigzag, at = _varint(table, at)
+            delta = -(zigzag >> 1) if zigzag & 1 else zigzag >> 1
+            for _ in range(3 if code == 14 else 0):
+                _, at = _varint(table, at)
+        if delta == 0 and last >= 0 and (out[last] & 7) + 1 + units <= 8:
+            out[last] += units
+            continue
+        last = len(out)
+        out.append(128 | 13 << 3 | (units - 1))
+        zigzag = -delta << 1 | 1 if delta < 0 else delta << 1
+        while zigzag >= 64:
+            out.append(64 | zigzag & 63)
+            zigzag >>= 6
+        out.append(zigzag)
+    return bytes(out)
+
+
+# Python 3.14: a code object whose first constant is its docstring has this flag
+CO_HAS_DOCSTRING = getattr(inspect, "CO_HAS_DOCSTRING", 0)
+CONST_OPCODES = frozenset(dis.hasconst)
+
+
+def slim_code(code: CodeType, counts: dict[str, int]) -> CodeType:
+    """``code`` without its docstring (the first constant, unless an instruction loads
+    it as a value too) and with ``lines_only`` locations, its nested code objects too."""
+    changes: dict[str, Any] = {}
+    consts = list(code.co_consts)
+    for at, const in enumerate(consts):
+        if isinstance(const, CodeType):
+            consts[at] = slim_code(const, counts)
+            if consts[at] is not const:
+                changes["co_consts"] = consts
+    if code.co_flags & CO_HAS_DOCSTRING and not any(
+        op.opcode in CONST_OPCODES and op.arg == 0 for op in dis.get_instructions(code)
+    ):
+        consts[0] = None
+        changes.update(co_consts=consts, co_flags=code.co_flags & ~CO_HAS_DOCSTRING)
+        counts["code_docstrings"] += 1
+    table = lines_only(code.co_linetable)
+    counts["linetable_bytes"] += len(code.co_linetable)
+    counts["linetable_bytes_after"] += len(table)
+    if table != code.co_linetable:
+        changes["co_linetable"] = table
+    if not changes:
+        return code
+    if "co_consts" in changes:
+        changes["co_consts"] = tuple(consts)
+    return code.replace(**changes)
+
+
+# what holds a docstring besides code objects: its __doc__ is set to None
+DOC_HOLDERS = (ModuleType, property, staticmethod, classmethod, functools.cached_property)
+
+
+def slim_heap() -> dict[str, int]:
+    """Drop what the page never reads (nothing in app/, chunker_py/ or their dependencies
+    reads a ``__doc__`` or a column) from every function, class and module in the heap:
+    docstrings (``__doc__`` set to None; Python 3.14 keeps a function's docstring as its
+    code's first constant, CO_HAS_DOCSTRING) and code objects' column ranges
+    (``lines_only``). Returns what it did, for the build's report."""
+    counts = dict.fromkeys(
+        ("functions", "code_docstrings", "docstrings", "linetable_bytes", "linetable_bytes_after"),
+        0,
+    )
+    slimmed: dict[int, tuple[weakref.ref[CodeType], CodeType]] = {}  # by the old code's id
+    for thing in gc.get_objects():
+        if isinstance(thing, FunctionType):
+            code = thing.__code__
+            known = slimmed.get(id(code))
+            if known is None or known[0]() is not code:  # (an id may be reused)
+                known = (weakref.ref(code), slim_code(code, counts))
+                slimmed[id(code)] = known
+            thing.__code__ = known[1]
+            counts["functions"] += 1
+            if thing.__doc__ is not None:
+                thing.__doc__ = None
+                counts["docstrings"] += 1
+        elif isinstance(thing, type):
+            # heap types only; a C type may refuse (immutable): it keeps its own
+            if thing.__flags__ & 1 << 9 and isinstance(thing.__dict__.get("__doc__"), str):
+                with contextlib.suppress(TypeError, AttributeError):
+                    type.__setattr__(thing, "__doc__", None)
+                    counts["docstrings"] += 1
+        elif isinstance(thing, DOC_HOLDERS):
+            with contextlib.suppress(TypeError, AttributeError):
+                if isinstance(thing.__doc__, str):
+                    thing.__doc__ = None
+                    counts["docstrings"] += 1
+    return counts
+
+
+def forget_program(kept: Iterable[str]) -> list[str]:
+    """Delete from ``__main__`` every name but ``kept``: this program's definitions and
+    imports, and the maker's inputs (the sources' JSON), which the page never reads and
+    would otherwise find in its ``__main__`` on the snapshot path only. Then collect the
+    garbage and clear the type attribute cache (refilled on use after the restore).
+    Returns the names deleted."""
+    space = sys.modules["__main__"].__dict__
+    names = sorted(set(space) - set(kept))
+    collect, clear_type_cache = gc.collect, sys._clear_type_cache
+    for name in names:
+        del space[name]
+    collect()
+    clear_type_cache()
+    return names
 
 
 def imported_names(source: str) -> set[str]:

@@ -11,7 +11,8 @@
 //   imports     sitebuild/snapshot_imports.py, run in Python's __main__ (see there for
 //               what it imports and for its contract with static/interpreter.js)
 //   precompile  @pyscript/core's stdlib artifact (its Python package), compiled ahead
-//   modules, required, lazy, key   read by snapshot_imports.py
+//   modules, required, lazy, key   read by snapshot_imports.py (and `main`, which this
+//               program adds: the names in Pyodide's __main__ before it runs)
 //   out         where to write the raw snapshot
 //   stdlib      the standard library zip to mount (the trimmed one the page mounts;
 //               zipimport's listing of it stays in the snapshot), or null for Pyodide's own
@@ -80,6 +81,11 @@ const walk = (base, tree) => {
   }
 };
 walk(config.home, (await import(pathToFileURL(config.precompile).href)).default);
+// The names Pyodide's __main__ holds before this program runs: prepare_snapshot deletes
+// every other one (its own definitions, its inputs) before the heap is saved.
+const names = pyodide.runPython("sorted(globals())");
+config.main = names.toJs();
+names.destroy();
 // Plain strings cross into Python (no proxy is left alive in the snapshot).
 pyodide.globals.set("snapshot_config", JSON.stringify(config));
 pyodide.globals.set("precompile_sources", JSON.stringify(sources));
