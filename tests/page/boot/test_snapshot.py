@@ -105,6 +105,43 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new
     assert not [u for u in page.requests if u.endswith("/lib.zip")]
 
 
+SLIMMED = """
+import sys, json, chunker_py, markdown_it, inspector
+docs = [json.__doc__, json.dumps.__doc__, chunker_py.__doc__, chunker_py.analyse.__doc__,
+        chunker_py.Settings.__doc__, markdown_it.MarkdownIt.parse.__doc__, inspector.__doc__]
+code = chunker_py.analyse.__code__
+columns = sorted({str(p[2:]) for p in code.co_positions()})
+left = [n for n in ("prepare_snapshot", "slim_heap", "snapshot_config", "precompile_sources")
+        if n in globals()]
+[docs, columns, code.co_firstlineno, left, "markdown_it.cli" in sys.modules]
+"""
+
+
+def test_the_snapshot_s_heap_has_no_docstrings_columns_or_maker_names(new_app) -> None:
+    """Issue 21: the maker drops what the page never reads before saving the heap
+    (sitebuild/snapshot_imports.py, slim_heap, forget_program): docstrings, the column
+    ranges of code locations (lines stay: tracebacks name the same lines) and its own
+    names in __main__; markdown_it's command line is not in it, yet imports on demand."""
+    import ast
+    import json
+
+    import markdown_it
+
+    page = new_app().open().wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    docs, columns, first_line, left, cli = page.python(SLIMMED)
+    here = [json.__doc__, json.dumps.__doc__, chunker_py.__doc__, analyse.__doc__]
+    here += [Settings.__doc__, markdown_it.MarkdownIt.parse.__doc__]
+    here += [ast.get_docstring(ast.parse((ROOT / "app" / "inspector.py").read_text("utf-8")))]
+    assert all(here)  # each has one in its source
+    assert docs == [None] * len(here)
+    assert columns == ["(None, None)"]
+    assert first_line == analyse.__code__.co_firstlineno
+    assert left == [] and cli is False
+    assert page.python("import markdown_it.cli.parse as cli; callable(cli.main)") is True
+    assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
 def test_snapshot_holds_the_app_and_pyscripts_package_compiled(new_app) -> None:
     """The app's modules come imported with the snapshot, and PyScript's own package (which
     PyScript writes and imports after the restore) is served from code compiled by build.py:
