@@ -33,12 +33,13 @@ is spelt the same there):
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
 
-Before it returns, ``prepare_snapshot`` drops from the heap what the page never reads
-(``slim_heap``; issue 21: the snapshot is the largest download of a first visit): the
-docstrings of every module, class and function, and the column ranges of every code
-object's locations (tracebacks keep their files, lines and names, and lose only the
-``^^^^`` markers under the failing expression); then this program's own names in
-``__main__`` (``forget_program``) and the garbage they leave.
+``prepare_snapshot`` leaves out of the heap what the page never reads (issue 21: the
+snapshot is the largest download of a first visit): the modules it imports are compiled
+without their functions' docstrings and without the column ranges of their code's
+locations (``slim_compiles``; tracebacks keep their files, lines and names, and lose only
+the ``^^^^`` markers under the failing expression); then every module's and class's
+docstring goes (``drop_docstrings``), and this program's own names in ``__main__``
+(``forget_program``) with the garbage they leave.
 """
 
 from __future__ import annotations
@@ -56,9 +57,9 @@ import json
 import os
 import pkgutil
 import sys
-import weakref
-from collections.abc import Callable, Iterable
-from types import CodeType, FunctionType, ModuleType
+import zipimport
+from collections.abc import Callable, Iterable, Iterator
+from types import CodeType, ModuleType
 from typing import Any
 
 
@@ -117,17 +118,21 @@ def install_code_cache(sources: dict[str, str]) -> list[str]:
 
 def prepare_snapshot(config_json: str, sources_json: str) -> str:
     """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
-    leave the key in ``sys``; then slim the heap and forget this program's names in
-    ``__main__`` (all but ``config["main"]``, the names Pyodide's ``__main__`` had before
-    it ran). Return the import report as JSON, with what was slimmed."""
+    leave the key in ``sys``; the bundle's modules and the standard library's it pulls in
+    are compiled slim (``slim_compiles``); then drop the docstrings left and forget this
+    program's names in ``__main__`` (all but ``config["main"]``, the names Pyodide's
+    ``__main__`` had before it ran). Return the import report as JSON, with what was
+    slimmed."""
     config = json.loads(config_json)
     imported: list[str] = []
     skipped: list[str] = []
-    for name in config["modules"]:
-        before = len(skipped)
-        complete = import_tree(name, config["lazy"], imported, skipped)
-        if name in config["required"] and (not complete or len(skipped) > before):
-            raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    slimmed = dict.fromkeys(SLIM_COUNTS, 0)
+    with slim_compiles(slimmed):
+        for name in config["modules"]:
+            before = len(skipped)
+            complete = import_tree(name, config["lazy"], imported, skipped)
+            if name in config["required"] and (not complete or len(skipped) > before):
+                raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
     # a lazy module imported by one the snapshot holds would be in app.zip, which a normal
     # boot then fetches at once (synchronously, before the first result)
     held_lazy = [name for name in config["lazy"] if name in sys.modules]
@@ -138,7 +143,7 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
     finders.install(config["lazy"], config["stdlib_rest"])
     setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
     dumps = json.dumps  # (forget_program deletes this program's names, json too)
-    slimmed = slim_heap()
+    slimmed["docstrings"] = drop_docstrings()
     slimmed["main_names"] = len(forget_program(config["main"]))
     return dumps({"imported": imported, "skipped": skipped, "slimmed": slimmed})
 
@@ -201,6 +206,7 @@ def lines_only(table: bytes) -> bytes:
 # Python 3.14: a code object whose first constant is its docstring has this flag
 CO_HAS_DOCSTRING = getattr(inspect, "CO_HAS_DOCSTRING", 0)
 CONST_OPCODES = frozenset(dis.hasconst)
+SLIM_COUNTS = ("modules", "code_docstrings", "linetable_bytes", "linetable_bytes_after")
 
 
 def slim_code(code: CodeType, counts: dict[str, int]) -> CodeType:
@@ -231,45 +237,55 @@ def slim_code(code: CodeType, counts: dict[str, int]) -> CodeType:
     return code.replace(**changes)
 
 
-# what holds a docstring besides code objects: its __doc__ is set to None
+@contextlib.contextmanager
+def slim_compiles(counts: dict[str, int]) -> Iterator[None]:
+    """While it lasts, every module compiled from source (the bundle's files by the path
+    finder's loader, the standard library's by zipimport) is ``slim_code``'d before it
+    runs: its functions are made from the slim code. (Replacing a function's ``__code__``
+    afterwards would do the same to fewer bytes' cost, but CPython 3.13+ then never
+    specialises a call to it again: the page's first result took 60-100 ms longer.) The
+    modules Pyodide imported at start-up keep their code."""
+    source_to_code = external.SourceLoader.source_to_code
+    compile_source = zipimport._compile_source  # type: ignore[attr-defined]
+
+    def slim_source_to_code(*args: Any, **kwargs: Any) -> CodeType:
+        counts["modules"] += 1
+        return slim_code(source_to_code(*args, **kwargs), counts)
+
+    def slim_compile_source(*args: Any) -> CodeType:
+        counts["modules"] += 1
+        return slim_code(compile_source(*args), counts)
+
+    setattr(external.SourceLoader, "source_to_code", slim_source_to_code)  # noqa: B010
+    setattr(zipimport, "_compile_source", slim_compile_source)  # noqa: B010
+    try:
+        yield
+    finally:
+        setattr(external.SourceLoader, "source_to_code", source_to_code)  # noqa: B010
+        setattr(zipimport, "_compile_source", compile_source)  # noqa: B010
+
+
+# what holds a docstring besides code objects and classes: its __doc__ is set to None
 DOC_HOLDERS = (ModuleType, property, staticmethod, classmethod, functools.cached_property)
 
 
-def slim_heap() -> dict[str, int]:
-    """Drop what the page never reads (nothing in app/, chunker_py/ or their dependencies
-    reads a ``__doc__`` or a column) from every function, class and module in the heap:
-    docstrings (``__doc__`` set to None; Python 3.14 keeps a function's docstring as its
-    code's first constant, CO_HAS_DOCSTRING) and code objects' column ranges
-    (``lines_only``). Returns what it did, for the build's report."""
-    counts = dict.fromkeys(
-        ("functions", "code_docstrings", "docstrings", "linetable_bytes", "linetable_bytes_after"),
-        0,
-    )
-    slimmed: dict[int, tuple[weakref.ref[CodeType], CodeType]] = {}  # by the old code's id
+def drop_docstrings() -> int:
+    """Set to None the ``__doc__`` of every module, class (but C types that refuse) and
+    property in the heap (nothing in app/, chunker_py/ or their dependencies reads one);
+    a function's is its code's first constant (``slim_compiles``). Returns how many."""
+    dropped = 0
     for thing in gc.get_objects():
-        if isinstance(thing, FunctionType):
-            code = thing.__code__
-            known = slimmed.get(id(code))
-            if known is None or known[0]() is not code:  # (an id may be reused)
-                known = (weakref.ref(code), slim_code(code, counts))
-                slimmed[id(code)] = known
-            thing.__code__ = known[1]
-            counts["functions"] += 1
-            if thing.__doc__ is not None:
-                thing.__doc__ = None
-                counts["docstrings"] += 1
-        elif isinstance(thing, type):
-            # heap types only; a C type may refuse (immutable): it keeps its own
-            if thing.__flags__ & 1 << 9 and isinstance(thing.__dict__.get("__doc__"), str):
+        if isinstance(thing, type):
+            if isinstance(thing.__dict__.get("__doc__"), str):
                 with contextlib.suppress(TypeError, AttributeError):
                     type.__setattr__(thing, "__doc__", None)
-                    counts["docstrings"] += 1
+                    dropped += 1
         elif isinstance(thing, DOC_HOLDERS):
             with contextlib.suppress(TypeError, AttributeError):
                 if isinstance(thing.__doc__, str):
                     thing.__doc__ = None
-                    counts["docstrings"] += 1
-    return counts
+                    dropped += 1
+    return dropped
 
 
 def forget_program(kept: Iterable[str]) -> list[str]:

@@ -151,6 +151,7 @@ def test_lines_only_keeps_every_instruction_s_line_and_drops_the_columns() -> No
 
 
 def test_slim_code_rewrites_nested_code_and_keeps_what_runs() -> None:
+    """What slim_compiles does to each module the maker imports, before it runs."""
     counts = dict.fromkeys(("code_docstrings", "linetable_bytes", "linetable_bytes_after"), 0)
     space: dict[str, object] = {}
     exec(slim_code(compile(LOCATED, "located.py", "exec"), counts), space)
