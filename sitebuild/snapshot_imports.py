@@ -33,12 +33,13 @@ is spelt the same there):
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
 
-``prepare_snapshot`` leaves out of the heap what the page never reads (issue 21: the
-snapshot is the largest download of a first visit): the modules it imports are compiled
-without their functions' docstrings and without the column ranges of their code's
-locations (``slim_compiles``; tracebacks keep their files, lines and names, and lose only
-the ``^^^^`` markers under the failing expression); then every module's and class's
-docstring goes (``drop_docstrings``), and this program's own names in ``__main__``
+What the page never reads is left out of the heap (issue 21: the snapshot is the largest
+download of a first visit): every module imported since Python started, Pyodide's own and
+the page's, was compiled without its functions' docstrings and without the column ranges
+of its code's locations (sitebuild/snapshot_site.py, the maker's ``sitecustomize``;
+tracebacks keep their files, lines and names, and lose only the ``^^^^`` markers under the
+failing expression); ``prepare_snapshot`` stops that, drops every module's and class's
+docstring (``drop_docstrings``) and this program's own names in ``__main__``
 (``forget_program``) with the garbage they leave.
 """
 
@@ -47,18 +48,15 @@ from __future__ import annotations
 import ast
 import codecs
 import contextlib
-import dis
 import functools
 import gc
 import importlib
 import importlib._bootstrap_external as external
-import inspect
 import json
 import os
 import pkgutil
 import sys
-import zipimport
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from types import CodeType, ModuleType
 from typing import Any
 
@@ -118,21 +116,19 @@ def install_code_cache(sources: dict[str, str]) -> list[str]:
 
 def prepare_snapshot(config_json: str, sources_json: str) -> str:
     """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
-    leave the key in ``sys``; the bundle's modules and the standard library's it pulls in
-    are compiled slim (``slim_compiles``); then drop the docstrings left and forget this
-    program's names in ``__main__`` (all but ``config["main"]``, the names Pyodide's
-    ``__main__`` had before it ran). Return the import report as JSON, with what was
-    slimmed."""
+    leave the key in ``sys``; stop compiling slim (``stop_slim_compiles``), drop the
+    docstrings left and forget this program's names in ``__main__`` (all but
+    ``config["main"]``, the names Pyodide's ``__main__`` had before it ran). Return the
+    import report as JSON, with what was slimmed."""
     config = json.loads(config_json)
     imported: list[str] = []
     skipped: list[str] = []
-    slimmed = dict.fromkeys(SLIM_COUNTS, 0)
-    with slim_compiles(slimmed):
-        for name in config["modules"]:
-            before = len(skipped)
-            complete = import_tree(name, config["lazy"], imported, skipped)
-            if name in config["required"] and (not complete or len(skipped) > before):
-                raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    for name in config["modules"]:
+        before = len(skipped)
+        complete = import_tree(name, config["lazy"], imported, skipped)
+        if name in config["required"] and (not complete or len(skipped) > before):
+            raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    slimmed = stop_slim_compiles()
     # a lazy module imported by one the snapshot holds would be in app.zip, which a normal
     # boot then fetches at once (synchronously, before the first result)
     held_lazy = [name for name in config["lazy"] if name in sys.modules]
@@ -148,121 +144,20 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
     return dumps({"imported": imported, "skipped": skipped, "slimmed": slimmed})
 
 
-def _varint(data: bytes, at: int) -> tuple[int, int]:
-    value = shift = 0
-    while True:
-        byte = data[at]
-        at += 1
-        value |= (byte & 63) << shift
-        shift += 6
-        if not byte & 64:
-            return value, at
-
-
-def lines_only(table: bytes) -> bytes:
-    """A code object's location table (``co_linetable``, the format of CPython 3.11+'s
-    Objects/locations.md) with the same lines and no columns: each entry becomes a "no
-    column" entry (code 13) with its line delta, merged into the one before when that is
-    one too and the line does not change (up to 8 code units an entry); "no location"
-    entries (code 15) stay. ``co_lines()`` and the lines of ``co_positions()`` are
-    unchanged; the columns become None (issue 21: the columns were ~200 KB of the
-    snapshot's brotli copy)."""
-    out = bytearray()
-    last = -1  # where the last "no column" entry starts in `out`, while it may grow
-    at = 0
-    while at < len(table):
-        first = table[at]
-        at += 1
-        code = (first >> 3) & 15
-        units = (first & 7) + 1
-        if code == 15:
-            out.append(first)
-            last = -1
-            continue
-        if code < 10:  # short form: the same line, one byte of columns
-            delta = 0
-            at += 1
-        elif code < 13:  # one-line form: line delta 0-2, start and end columns
-            delta = code - 10
-            at += 2
-        else:  # 13: no columns; 14: long form, then end line delta, start and end columns
-            zigzag, at = _varint(table, at)
-            delta = -(zigzag >> 1) if zigzag & 1 else zigzag >> 1
-            for _ in range(3 if code == 14 else 0):
-                _, at = _varint(table, at)
-        if delta == 0 and last >= 0 and (out[last] & 7) + 1 + units <= 8:
-            out[last] += units
-            continue
-        last = len(out)
-        out.append(128 | 13 << 3 | (units - 1))
-        zigzag = -delta << 1 | 1 if delta < 0 else delta << 1
-        while zigzag >= 64:
-            out.append(64 | zigzag & 63)
-            zigzag >>= 6
-        out.append(zigzag)
-    return bytes(out)
-
-
-# Python 3.14: a code object whose first constant is its docstring has this flag
-CO_HAS_DOCSTRING = getattr(inspect, "CO_HAS_DOCSTRING", 0)
-CONST_OPCODES = frozenset(dis.hasconst)
-SLIM_COUNTS = ("modules", "code_docstrings", "linetable_bytes", "linetable_bytes_after")
-
-
-def slim_code(code: CodeType, counts: dict[str, int]) -> CodeType:
-    """``code`` without its docstring (the first constant, unless an instruction loads
-    it as a value too) and with ``lines_only`` locations, its nested code objects too."""
-    changes: dict[str, Any] = {}
-    consts = list(code.co_consts)
-    for at, const in enumerate(consts):
-        if isinstance(const, CodeType):
-            consts[at] = slim_code(const, counts)
-            if consts[at] is not const:
-                changes["co_consts"] = consts
-    if code.co_flags & CO_HAS_DOCSTRING and not any(
-        op.opcode in CONST_OPCODES and op.arg == 0 for op in dis.get_instructions(code)
-    ):
-        consts[0] = None
-        changes.update(co_consts=consts, co_flags=code.co_flags & ~CO_HAS_DOCSTRING)
-        counts["code_docstrings"] += 1
-    table = lines_only(code.co_linetable)
-    counts["linetable_bytes"] += len(code.co_linetable)
-    counts["linetable_bytes_after"] += len(table)
-    if table != code.co_linetable:
-        changes["co_linetable"] = table
-    if not changes:
-        return code
-    if "co_consts" in changes:
-        changes["co_consts"] = tuple(consts)
-    return code.replace(**changes)
-
-
-@contextlib.contextmanager
-def slim_compiles(counts: dict[str, int]) -> Iterator[None]:
-    """While it lasts, every module compiled from source (the bundle's files by the path
-    finder's loader, the standard library's by zipimport) is ``slim_code``'d before it
-    runs: its functions are made from the slim code. (Replacing a function's ``__code__``
-    afterwards would do the same to fewer bytes' cost, but CPython 3.13+ then never
-    specialises a call to it again: the page's first result took 60-100 ms longer.) The
-    modules Pyodide imported at start-up keep their code."""
-    source_to_code = external.SourceLoader.source_to_code
-    compile_source = zipimport._compile_source  # type: ignore[attr-defined]
-
-    def slim_source_to_code(*args: Any, **kwargs: Any) -> CodeType:
-        counts["modules"] += 1
-        return slim_code(source_to_code(*args, **kwargs), counts)
-
-    def slim_compile_source(*args: Any) -> CodeType:
-        counts["modules"] += 1
-        return slim_code(compile_source(*args), counts)
-
-    setattr(external.SourceLoader, "source_to_code", slim_source_to_code)  # noqa: B010
-    setattr(zipimport, "_compile_source", slim_compile_source)  # noqa: B010
-    try:
-        yield
-    finally:
-        setattr(external.SourceLoader, "source_to_code", source_to_code)  # noqa: B010
-        setattr(zipimport, "_compile_source", compile_source)  # noqa: B010
+def stop_slim_compiles() -> dict[str, int]:
+    """Stop the maker's ``sitecustomize`` (sitebuild/snapshot_site.py, which has compiled
+    every module slim since Python started) and remove it, module and file; return what it
+    slimmed."""
+    site = sys.modules.pop("sitecustomize", None)
+    if site is None or not hasattr(site, "stop"):
+        raise RuntimeError("snapshot: the maker's sitecustomize did not run")
+    slimmed: dict[str, int] = site.stop()
+    path = str(site.__file__)
+    os.remove(path)
+    finder = sys.path_importer_cache.get(os.path.dirname(path))
+    if finder is not None and hasattr(finder, "invalidate_caches"):
+        finder.invalidate_caches()  # its listing named the file
+    return slimmed
 
 
 # what holds a docstring besides code objects and classes: its __doc__ is set to None
@@ -272,7 +167,8 @@ DOC_HOLDERS = (ModuleType, property, staticmethod, classmethod, functools.cached
 def drop_docstrings() -> int:
     """Set to None the ``__doc__`` of every module, class (but C types that refuse) and
     property in the heap (nothing in app/, chunker_py/ or their dependencies reads one);
-    a function's is its code's first constant (``slim_compiles``). Returns how many."""
+    a function's is its code's first constant (sitebuild/snapshot_site.py). Returns how
+    many."""
     dropped = 0
     for thing in gc.get_objects():
         if isinstance(thing, type):

@@ -14,7 +14,8 @@ import pytest
 from sitebuild import snapshot
 from sitebuild.bundle import reproducible_zip
 from sitebuild.paths import STATIC
-from sitebuild.snapshot_imports import import_tree, lines_only, slim_code
+from sitebuild.snapshot_imports import import_tree
+from sitebuild.snapshot_site import lines_only, slim_code
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "app"))
 from boot_finders import UnpackOnDemand  # type: ignore[import-not-found]
@@ -95,11 +96,11 @@ def test_import_tree_imports_submodules_but_not_lazy_ones_or_main(
 def test_the_key_follows_the_snapshot_programs_and_the_lazy_modules(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Editing snapshot_imports.py, snapshot_maker.mjs or the lazy list makes another
-    snapshot (an old one would hold the old recipe's state)."""
+    """Editing snapshot_imports.py, snapshot_maker.mjs, snapshot_site.py or the lazy list
+    makes another snapshot (an old one would hold the old recipe's state)."""
     bundle = reproducible_zip([("chunker_py/__init__.py", b"")])
     key = snapshot.snapshot_key(bundle, ["chunker_py"], ["chunker_py"])
-    for attribute in ("IMPORTS", "MAKER"):
+    for attribute in ("IMPORTS", "MAKER", "SITE"):
         edited = tmp_path / f"{attribute}.txt"
         edited.write_text(getattr(snapshot, attribute).read_text("utf-8") + "\n")
         with monkeypatch.context() as patch:
@@ -151,10 +152,10 @@ def test_lines_only_keeps_every_instruction_s_line_and_drops_the_columns() -> No
 
 
 def test_slim_code_rewrites_nested_code_and_keeps_what_runs() -> None:
-    """What slim_compiles does to each module the maker imports, before it runs."""
-    counts = dict.fromkeys(("code_docstrings", "linetable_bytes", "linetable_bytes_after"), 0)
+    """What the maker's sitecustomize (sitebuild/snapshot_site.py) does to each module
+    compiled while the snapshot is made, before it runs."""
     space: dict[str, object] = {}
-    exec(slim_code(compile(LOCATED, "located.py", "exec"), counts), space)
+    exec(slim_code(compile(LOCATED, "located.py", "exec")), space)
     spread = space["spread"]
     assert isinstance(spread, types.FunctionType)
     first = types.SimpleNamespace(first=4, value=1)
@@ -168,4 +169,3 @@ def test_slim_code_rewrites_nested_code_and_keeps_what_runs() -> None:
     comprehension = [c for c in spread.__code__.co_consts if isinstance(c, types.CodeType)]
     for code in [spread.__code__, *comprehension]:
         assert {p[2:] for p in code.co_positions()} <= {(None, None)}
-    assert counts["linetable_bytes_after"] < counts["linetable_bytes"]

@@ -107,22 +107,25 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new
 
 SLIMMED = """
 import sys, json, chunker_py, markdown_it, inspector
-docs = [json.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__, chunker_py.analyse.__doc__,
-        chunker_py.Settings.__doc__, markdown_it.MarkdownIt.parse.__doc__, inspector.__doc__]
+docs = [json.__doc__, json.dumps.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__,
+        chunker_py.analyse.__doc__, chunker_py.Settings.__doc__,
+        markdown_it.MarkdownIt.parse.__doc__, inspector.__doc__]
 code = chunker_py.analyse.__code__
-columns = sorted({str(p[2:]) for p in code.co_positions()})
-left = [n for n in ("prepare_snapshot", "slim_heap", "snapshot_config", "precompile_sources")
-        if n in globals()]
-[docs, columns, code.co_firstlineno, left, "markdown_it.cli" in sys.modules]
+columns = sorted({str(p[2:]) for c in (code, json.dumps.__code__) for p in c.co_positions()})
+left = [n for n in ("prepare_snapshot", "drop_docstrings", "snapshot_config",
+                    "precompile_sources") if n in globals()]
+left += [n for n in ("sitecustomize", "markdown_it.cli") if n in sys.modules]
+[docs, columns, code.co_firstlineno, left]
 """
 
 
 def test_the_snapshot_s_heap_has_no_docstrings_columns_or_maker_names(new_app) -> None:
-    """Issue 21: the maker leaves out what the page never reads (sitebuild/
-    snapshot_imports.py: slim_compiles, drop_docstrings, forget_program): the docstrings of
-    modules, classes and the functions of the modules it imports, the column ranges of
-    their code's locations (lines stay: tracebacks name the same lines) and its own names
-    in __main__; markdown_it's command line is not in it, yet imports on demand."""
+    """Issue 21: the maker leaves out what the page never reads: every module's, class's
+    and function's docstring (Pyodide's own modules' too: sitebuild/snapshot_site.py
+    compiles them slim from Python's start), the column ranges of code locations (lines
+    stay: tracebacks name the same lines), its sitecustomize and its own names in __main__
+    (snapshot_imports.py: drop_docstrings, forget_program); markdown_it's command line is
+    not in it, yet imports on demand."""
     import ast
     import json
 
@@ -130,15 +133,16 @@ def test_the_snapshot_s_heap_has_no_docstrings_columns_or_maker_names(new_app) -
 
     page = new_app().open().wait_ready()
     assert page.page.get_attribute("#app", "data-boot") == "snapshot"
-    docs, columns, first_line, left, cli = page.python(SLIMMED)
-    here = [json.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__, analyse.__doc__]
+    docs, columns, first_line, left = page.python(SLIMMED)
+    here = [json.__doc__, json.dumps.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__]
+    here += [analyse.__doc__]
     here += [Settings.__doc__, markdown_it.MarkdownIt.parse.__doc__]
     here += [ast.get_docstring(ast.parse((ROOT / "app" / "inspector.py").read_text("utf-8")))]
     assert all(here)  # each has one in its source
     assert docs == [None] * len(here)
     assert columns == ["(None, None)"]
     assert first_line == analyse.__code__.co_firstlineno
-    assert left == [] and cli is False
+    assert left == []
     assert page.python("import markdown_it.cli.parse as cli; callable(cli.main)") is True
     assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
 
