@@ -40,6 +40,7 @@ from sitebuild.vendor import PYODIDE_FILES
 
 MAKER = Path(__file__).with_name("snapshot_maker.mjs")
 IMPORTS = Path(__file__).with_name("snapshot_imports.py")
+SITE = Path(__file__).with_name("snapshot_site.py")  # the maker's sitecustomize
 # PyScript's Python package, as the artifact its core.js is built with (see MAKER).
 PYSCRIPT_STDLIB = "src/stdlib/pyscript.js"
 HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
@@ -67,6 +68,10 @@ SNAPSHOT_LAZY = (
     # the CLI's --tiktoken (imports bpe; never the page's)
     "chunker_py.tokenizers.native",
     *CLI_ONLY,
+    # markdown-it's command line (argparse, gettext; never the page's): 77 KB of the
+    # snapshot's brotli copy
+    "markdown_it.cli",
+    "markdown_it.cli.parse",
     "chunker_py.text.front_matter",
     # the tokenizer.json reader (issue 24): its package imports nothing until first use
     *(
@@ -110,7 +115,7 @@ def snapshot_name(key: str) -> str:
 
 def snapshot_brotli_name(key: str) -> str:
     """The snapshot's brotli copy, which a first visit downloads (static/snapshot.js): a
-    third smaller than the gzip file (4.8 against 7.0 MB), decoded in the page's worker by
+    third smaller than the gzip file (4.1 against 5.9 MB), decoded in the page's worker by
     the vendored brotli-dec-wasm. Sent as it is (not a compressible type), never with
     Content-Encoding; the gzip file stays for the service worker and where the decoder
     cannot run."""
@@ -151,7 +156,7 @@ def snapshot_key(bundle: bytes, modules: list[str], required: list[str]) -> str:
     pyscript, pyscript_version = npm_package("@pyscript/core")
     stdlib = sha256_hex((pyscript / PYSCRIPT_STDLIB).read_bytes())
     digest.update(f"pyscript {pyscript_version} {stdlib}\n".encode())
-    programs = [MAKER.read_text("utf-8"), IMPORTS.read_text("utf-8")]
+    programs = [MAKER.read_text("utf-8"), IMPORTS.read_text("utf-8"), SITE.read_text("utf-8")]
     recipe = json.dumps([*programs, modules, required, list(SNAPSHOT_LAZY), list(CLI_ONLY)])
     digest.update(recipe.encode())
     return digest.hexdigest()[:20]
@@ -183,6 +188,7 @@ def make_snapshot(
             "out": str(out),
             "home": HOME,
             "imports": str(IMPORTS),
+            "site": str(SITE),
             "modules": modules,
             "required": required,
             "lazy": list(SNAPSHOT_LAZY),
@@ -198,6 +204,12 @@ def make_snapshot(
         if record:
             return b"", report
         log(f"snapshot: imported {len(report['imported'])} modules")
+        slimmed = report["slimmed"]
+        log(
+            f"snapshot: dropped {slimmed['docstrings'] + slimmed['code_docstrings']} docstrings,"
+            f" code locations {slimmed['linetable_bytes']:,} -> "
+            f"{slimmed['linetable_bytes_after']:,} bytes (no columns)"
+        )
         for skipped in report["skipped"]:
             log(f"snapshot: left out {skipped}")
         return out.read_bytes(), report
@@ -293,7 +305,7 @@ def lazy_or_data(name: str) -> bool:
     """A bundle file the snapshot cannot hold: a SNAPSHOT_LAZY module, or a data file
     (chunker_py/_data: token rank files), read from the file system a snapshot does not
     keep. These go to app.zip."""
-    return "/_data/" in name or name.removesuffix(".py").replace("/", ".") in SNAPSHOT_LAZY
+    return "/_data/" in name or module_name(name) in SNAPSHOT_LAZY
 
 
 def split_bundle(bundle: bytes, in_snapshot: Iterable[str]) -> tuple[bytes, bytes]:

@@ -1,14 +1,15 @@
 """What the start-up snapshot holds, prepared inside Node's Pyodide before it is saved.
 
-sitebuild/snapshot_maker.mjs runs this file's source in Pyodide's ``__main__`` (so its
-definitions become part of the snapshot's heap) and then calls ``prepare_snapshot``, whose
-return value (a JSON report) it prints. Nothing runs on import: ruff, mypy and the tests
-read it as an ordinary module. It runs in the Pyodide the page uses, never in the page
-itself: the page inherits the state it leaves behind.
+sitebuild/snapshot_maker.mjs runs this file's source in Pyodide's ``__main__`` and then
+calls ``prepare_snapshot``, whose return value (a JSON report) it prints (its definitions
+are deleted from ``__main__`` before the heap is saved; what they installed stays).
+Nothing runs on import: ruff, mypy and the tests read it as an ordinary module. It runs in
+the Pyodide the page uses, never in the page itself: the page inherits the state it leaves
+behind.
 
 It imports every top-level module of the page's Python bundle and all of their submodules
-(``pkgutil.walk_packages``; ``__main__`` modules would run a CLI, and the modules in
-``config["lazy"]`` are left for later). Those in ``config["required"]`` must import
+(``__main__`` modules would run a CLI, and the modules and packages in ``config["lazy"]``
+are left for later). Those in ``config["required"]`` must import
 completely; the others (modules that need the page, submodules that need an optional
 dependency) are skipped and reported.
 
@@ -31,6 +32,15 @@ is spelt the same there):
   standard library for a module the page's stdlib.zip left out.
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
+
+What the page never reads is left out of the heap (issue 21: the snapshot is the largest
+download of a first visit): every module imported since Python started, Pyodide's own and
+the page's, was compiled without its functions' docstrings and without the column ranges
+of its code's locations (sitebuild/snapshot_site.py, the maker's ``sitecustomize``;
+tracebacks keep their files, lines and names, and lose only the ``^^^^`` markers under the
+failing expression); ``prepare_snapshot`` stops that, drops every module's and class's
+docstring (``drop_docstrings``) and this program's own names in ``__main__``
+(``forget_program``) with the garbage they leave.
 """
 
 from __future__ import annotations
@@ -38,6 +48,8 @@ from __future__ import annotations
 import ast
 import codecs
 import contextlib
+import functools
+import gc
 import importlib
 import importlib._bootstrap_external as external
 import json
@@ -45,12 +57,13 @@ import os
 import pkgutil
 import sys
 from collections.abc import Callable, Iterable
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 
 def import_tree(name: str, lazy: Iterable[str], imported: list[str], skipped: list[str]) -> bool:
-    """Import ``name`` and every submodule not in ``lazy``; False if ``name`` itself failed."""
+    """Import ``name`` and every submodule not in ``lazy`` (a lazy package: none of its
+    submodules either); False if ``name`` itself failed."""
     try:
         module = importlib.import_module(name)
     except Exception as error:
@@ -58,16 +71,22 @@ def import_tree(name: str, lazy: Iterable[str], imported: list[str], skipped: li
         return False
     imported.append(name)
     later = set(lazy)
-    for info in pkgutil.walk_packages(
-        getattr(module, "__path__", []), name + ".", onerror=skipped.append
-    ):
-        if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in later:
-            continue
-        try:
-            importlib.import_module(info.name)
+
+    # (pkgutil.walk_packages would import a lazy package to walk it)
+    def walk(package: ModuleType) -> None:
+        for info in pkgutil.iter_modules(getattr(package, "__path__", []), package.__name__ + "."):
+            if info.name.rsplit(".", 1)[-1] == "__main__" or info.name in later:
+                continue
+            try:
+                submodule = importlib.import_module(info.name)
+            except Exception as error:
+                skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+                continue
             imported.append(info.name)
-        except Exception as error:
-            skipped.append(f"{info.name} ({type(error).__name__}: {error})")
+            if info.ispkg:
+                walk(submodule)
+
+    walk(module)
     return True
 
 
@@ -97,7 +116,10 @@ def install_code_cache(sources: dict[str, str]) -> list[str]:
 
 def prepare_snapshot(config_json: str, sources_json: str) -> str:
     """Import the bundle, cache PyScript's compiled package, install the lazy unpacker and
-    leave the key in ``sys``; return the import report as JSON."""
+    leave the key in ``sys``; stop compiling slim (``stop_slim_compiles``), drop the
+    docstrings left and forget this program's names in ``__main__`` (all but
+    ``config["main"]``, the names Pyodide's ``__main__`` had before it ran). Return the
+    import report as JSON, with what was slimmed."""
     config = json.loads(config_json)
     imported: list[str] = []
     skipped: list[str] = []
@@ -106,6 +128,7 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
         complete = import_tree(name, config["lazy"], imported, skipped)
         if name in config["required"] and (not complete or len(skipped) > before):
             raise RuntimeError(f"snapshot: {name} must import completely: {skipped[before:]}")
+    slimmed = stop_slim_compiles()
     # a lazy module imported by one the snapshot holds would be in app.zip, which a normal
     # boot then fetches at once (synchronously, before the first result)
     held_lazy = [name for name in config["lazy"] if name in sys.modules]
@@ -115,7 +138,66 @@ def prepare_snapshot(config_json: str, sources_json: str) -> str:
     finders = importlib.import_module(config["finders"])  # app/boot_finders.py
     finders.install(config["lazy"], config["stdlib_rest"])
     setattr(sys, "_chunk_inspector_snapshot", config["key"])  # noqa: B010
-    return json.dumps({"imported": imported, "skipped": skipped})
+    dumps = json.dumps  # (forget_program deletes this program's names, json too)
+    slimmed["docstrings"] = drop_docstrings()
+    slimmed["main_names"] = len(forget_program(config["main"]))
+    return dumps({"imported": imported, "skipped": skipped, "slimmed": slimmed})
+
+
+def stop_slim_compiles() -> dict[str, int]:
+    """Stop the maker's ``sitecustomize`` (sitebuild/snapshot_site.py, which has compiled
+    every module slim since Python started) and remove it, module and file; return what it
+    slimmed."""
+    site = sys.modules.pop("sitecustomize", None)
+    if site is None or not hasattr(site, "stop"):
+        raise RuntimeError("snapshot: the maker's sitecustomize did not run")
+    slimmed: dict[str, int] = site.stop()
+    path = str(site.__file__)
+    os.remove(path)
+    finder = sys.path_importer_cache.get(os.path.dirname(path))
+    if finder is not None and hasattr(finder, "invalidate_caches"):
+        finder.invalidate_caches()  # its listing named the file
+    return slimmed
+
+
+# what holds a docstring besides code objects and classes: its __doc__ is set to None
+DOC_HOLDERS = (ModuleType, property, staticmethod, classmethod, functools.cached_property)
+
+
+def drop_docstrings() -> int:
+    """Set to None the ``__doc__`` of every module, class (but C types that refuse) and
+    property in the heap (nothing in app/, chunker_py/ or their dependencies reads one);
+    a function's is its code's first constant (sitebuild/snapshot_site.py). Returns how
+    many."""
+    dropped = 0
+    for thing in gc.get_objects():
+        if isinstance(thing, type):
+            if isinstance(thing.__dict__.get("__doc__"), str):
+                with contextlib.suppress(TypeError, AttributeError):
+                    type.__setattr__(thing, "__doc__", None)
+                    dropped += 1
+        elif isinstance(thing, DOC_HOLDERS):
+            with contextlib.suppress(TypeError, AttributeError):
+                if isinstance(thing.__doc__, str):
+                    thing.__doc__ = None
+                    dropped += 1
+    return dropped
+
+
+def forget_program(kept: Iterable[str]) -> list[str]:
+    """Delete from ``__main__`` every name but ``kept``: this program's definitions and
+    imports, and the maker's inputs (the sources' JSON), which the page never reads and
+    would otherwise find in its ``__main__`` on the snapshot path only. Then collect the
+    garbage and clear the type attribute cache (refilled on use after the restore).
+    Returns the names deleted."""
+    space = sys.modules["__main__"].__dict__
+    names = sorted(set(space) - set(kept))
+    collect, clear_type_cache = gc.collect, sys._clear_type_cache
+    for name in names:
+        del space[name]
+    collect()
+    clear_type_cache()
+    return names
 
 
 def imported_names(source: str) -> set[str]:

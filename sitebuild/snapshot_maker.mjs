@@ -11,7 +11,9 @@
 //   imports     sitebuild/snapshot_imports.py, run in Python's __main__ (see there for
 //               what it imports and for its contract with static/interpreter.js)
 //   precompile  @pyscript/core's stdlib artifact (its Python package), compiled ahead
-//   modules, required, lazy, key   read by snapshot_imports.py
+//   site        sitebuild/snapshot_site.py, Python's sitecustomize while the snapshot is made
+//   modules, required, lazy, key   read by snapshot_imports.py (and `main`, which this
+//               program adds: the names in Pyodide's __main__ before it runs)
 //   out         where to write the raw snapshot
 //   stdlib      the standard library zip to mount (the trimmed one the page mounts;
 //               zipimport's listing of it stays in the snapshot), or null for Pyodide's own
@@ -63,10 +65,18 @@ const config = JSON.parse(fs.readFileSync(process.argv[2], "utf8"));
 globalThis.window = globalThis;
 globalThis.document = {};
 const { loadPyodide } = await import(pathToFileURL(`${config.pyodide}/pyodide.mjs`).href);
+// sitebuild/snapshot_site.py as Python's sitecustomize, written before Python starts: every
+// module from then on (Pyodide's own too) is compiled without docstrings and location
+// columns; prepare_snapshot stops it and removes it.
+const slimCompiles = (FS, { sitePackages }) => {
+  FS.mkdirTree(sitePackages);
+  FS.writeFile(`${sitePackages}/sitecustomize.py`, `${fs.readFileSync(config.site, "utf8")}\nstart()\n`);
+};
 const pyodide = await loadPyodide({
   _makeSnapshot: !config.record,
   indexURL: `${config.pyodide}/`,
   ...(config.stdlib ? { stdLibURL: config.stdlib } : {}),
+  ...(config.record ? {} : { fsInit: slimCompiles }),
 });
 const bundle = new Uint8Array(fs.readFileSync(config.bundle));
 pyodide.unpackArchive(bundle, "zip", { extractDir: config.home });
@@ -80,6 +90,11 @@ const walk = (base, tree) => {
   }
 };
 walk(config.home, (await import(pathToFileURL(config.precompile).href)).default);
+// The names Pyodide's __main__ holds before this program runs: prepare_snapshot deletes
+// every other one (its own definitions, its inputs) before the heap is saved.
+const names = pyodide.runPython("sorted(globals())");
+config.main = names.toJs();
+names.destroy();
 // Plain strings cross into Python (no proxy is left alive in the snapshot).
 pyodide.globals.set("snapshot_config", JSON.stringify(config));
 pyodide.globals.set("precompile_sources", JSON.stringify(sources));

@@ -65,16 +65,39 @@ def test_the_snapshot_ships_its_heap_s_free_memory_as_zeros(site) -> None:
     """Issue 21: free malloc chunks kept the bytes they last held, ~1 MB of the gzip; the
     maker zeroes them. The walk over the shipped heap must land on the break the maker
     reported, past thousands of free chunks, none of them holding a non-zero byte."""
-    path = site.root / site.snapshot
-    raw = gzip.decompress(path.read_bytes())
+    raw = gzip.decompress((site.root / site.snapshot).read_bytes())
     heap = raw[int.from_bytes(raw[4:8], "little") :]  # Pyodide's header is its second word
-    key = path.name.removeprefix("snapshot-").split(".")[0]
-    report = json.loads((CACHE / "snapshots" / f"snapshot-{key}.json").read_text("utf-8"))
-    cleared = report["cleared"]
+    cleared = snapshot_report(site)["cleared"]
     assert "skipped" not in cleared, cleared
     free, stale = free_chunk_bytes(heap, cleared["heapBase"], cleared["heapEnd"])
     assert free > 1000
     assert stale == 0
+
+
+def snapshot_report(site) -> dict:
+    """What the maker reported for the built snapshot (kept beside it in the cache)."""
+    key = (site.root / site.snapshot).name.removeprefix("snapshot-").split(".")[0]
+    return json.loads((CACHE / "snapshots" / f"snapshot-{key}.json").read_text("utf-8"))
+
+
+def test_the_snapshot_s_heap_is_slimmed_before_it_is_saved(site) -> None:
+    """Issue 21: every module is compiled without its functions' docstrings and its code
+    locations' columns from Python's start (sitebuild/snapshot_site.py, the maker's
+    sitecustomize), modules and classes lose their docstrings and the maker's own names in
+    __main__ go before the heap is saved (snapshot_imports.py: drop_docstrings,
+    forget_program);
+    markdown_it's command line (argparse, gettext: ~77 KB) is not imported. The page reads
+    none of them (tests/page/boot/test_snapshot.py checks the restored heap)."""
+    report = snapshot_report(site)
+    slimmed = report["slimmed"]
+    # compiled slim from Python's start: Pyodide's modules, the bundle's, the stdlib's
+    assert slimmed["modules"] > 350
+    assert slimmed["code_docstrings"] > 3000 and slimmed["docstrings"] > 800
+    assert slimmed["linetable_bytes_after"] < 0.6 * slimmed["linetable_bytes"]
+    assert slimmed["main_names"] > 20  # its imports and definitions, the sources' JSON
+    assert "markdown_it.cli" in SNAPSHOT_LAZY
+    assert not [name for name in report["imported"] if name.startswith("markdown_it.cli")]
+    assert "markdown_it" in report["imported"]
 
 
 def test_page_fetches_the_snapshot_early_and_config_has_no_micropip_packages(site) -> None:
@@ -163,6 +186,8 @@ def test_lib_zip_holds_what_the_snapshot_holds_and_app_zip_the_rest(site) -> Non
     # the tokenizers' rank files are read from the file system, which a snapshot lacks
     assert "dom.py" in lib and "inspector.py" in lib and "main.py" not in lib + app
     assert any(name.startswith("chunker_py/_data/") for name in app)
+    # a lazy package's files (markdown_it's command line, never imported by the page)
+    assert "markdown_it/cli/__init__.py" in app and "markdown_it/cli/parse.py" in app
     assert not set(lib) & set(app)
     bundle = zipfile.ZipFile(io.BytesIO(python_bundle(pyodide_python_version())))
     assert set(lib) | set(app) == set(bundle.namelist())

@@ -132,6 +132,58 @@ def test_snapshot_interpreter_holds_the_key_and_chunker_py_from_the_snapshot(new
     assert not [u for u in page.requests if u.endswith("/lib.zip")]
 
 
+SLIMMED = """
+import sys, json, chunker_py, markdown_it, inspector
+docs = [json.__doc__, json.dumps.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__,
+        chunker_py.analyse.__doc__, chunker_py.Settings.__doc__,
+        markdown_it.MarkdownIt.parse.__doc__, inspector.__doc__]
+code = chunker_py.analyse.__code__
+columns = sorted({str(p[2:]) for c in (code, json.dumps.__code__) for p in c.co_positions()})
+left = [n for n in ("prepare_snapshot", "drop_docstrings", "snapshot_config",
+                    "precompile_sources") if n in globals()]
+left += [n for n in ("sitecustomize", "markdown_it.cli") if n in sys.modules]
+import dis
+from chunker_py.text.graphemes import is_boundary
+def calls():
+    return [is_boundary("ab", 1) for _ in range(64)]
+calls(), calls()
+specialised = [i.opname for i in dis.get_instructions(calls, adaptive=True)
+               if i.opname.startswith("CALL")]
+[docs, columns, code.co_firstlineno, left, specialised]
+"""
+
+
+def test_the_snapshot_s_heap_has_no_docstrings_columns_or_maker_names(new_app) -> None:
+    """Issue 21: the maker leaves out what the page never reads: every module's, class's
+    and function's docstring (Pyodide's own modules' too: sitebuild/snapshot_site.py
+    compiles them slim from Python's start), the column ranges of code locations (lines
+    stay: tracebacks name the same lines), its sitecustomize and its own names in __main__
+    (snapshot_imports.py: drop_docstrings, forget_program); markdown_it's command line is
+    not in it, yet imports on demand."""
+    import ast
+    import json
+
+    import markdown_it
+
+    page = new_app().open().wait_ready()
+    assert page.page.get_attribute("#app", "data-boot") == "snapshot"
+    docs, columns, first_line, left, specialised = page.python(SLIMMED)
+    here = [json.__doc__, json.dumps.__doc__, json.JSONDecoder.__doc__, chunker_py.__doc__]
+    here += [analyse.__doc__]
+    here += [Settings.__doc__, markdown_it.MarkdownIt.parse.__doc__]
+    here += [ast.get_docstring(ast.parse((ROOT / "app" / "inspector.py").read_text("utf-8")))]
+    assert all(here)  # each has one in its source
+    assert docs == [None] * len(here)
+    assert columns == ["(None, None)"]
+    assert first_line == analyse.__code__.co_firstlineno
+    assert left == []
+    # a call to a snapshot's function still specialises: its code was made slim when it
+    # was compiled (replacing a function's __code__ afterwards stops that for good)
+    assert "CALL_PY_EXACT_ARGS" in specialised
+    assert page.python("import markdown_it.cli.parse as cli; callable(cli.main)") is True
+    assert page.page.text_content("#figure-chunks") == SAMPLE_CHUNKS
+
+
 def test_snapshot_holds_the_app_and_pyscripts_package_compiled(new_app) -> None:
     """The app's modules come imported with the snapshot, and PyScript's own package (which
     PyScript writes and imports after the restore) is served from code compiled by build.py:
