@@ -74,7 +74,7 @@
   // the decoded bytes it has (snapshot.js's chunkInspectorSeeds, each checked against its
   // SHA-256 list) into a cache the worker's install copies from, as from an earlier build's
   // (static/sw.js, earlierCopy), and its activation drops; else the install downloads the
-  // 7 MB gzip snapshot and the 3.5 MB gzip wasm again.
+  // 5.9 MB gzip snapshot and the 3.5 MB gzip wasm again.
   const SEED = "chunk-inspector-seed";
   const seed = async () => {
     // taken out of snapshot.js's own list too, which would otherwise keep them (41 MB)

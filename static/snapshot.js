@@ -8,12 +8,12 @@
 // rejection whose message says why there are none ("missing: HTTP 404", "not downloaded:
 // …", "corrupt: …", "first visit on a slow link: …").
 //
-// The snapshot costs bytes: ≈ 7 MB gzip (its heap's free memory zeroed at build time:
-// sitebuild/snapshot_maker.mjs), 4.8 MB as the brotli copy a first visit downloads (decoded
+// The snapshot costs bytes: ≈ 5.9 MB gzip (its heap's free memory zeroed, its code slim:
+// sitebuild/snapshot_maker.mjs), 4.1 MB as the brotli copy a first visit downloads (decoded
 // here by the vendored brotli-dec-wasm: see fetchInflated), where the whole of a normal
 // boot's runtime costs ≈ 4.5 MB. On a fast link it is still the quicker start (it saves
 // seconds of Python start-up for a fraction of a second of download), on a slow one the
-// slower (10 Mbit/s: ≈ 4 s for the brotli copy's bytes alone, ≈ 6.5 s for the gzip's).
+// slower (10 Mbit/s: ≈ 3.5 s for the brotli copy's bytes alone, ≈ 5 s for the gzip's).
 // So it is used when a cache holds it (a repeat visit: the service worker
 // stored it after the first result; or the browser's HTTP cache), or when the link measured
 // while the page's standard library (stdlib.zip, which every boot needs first) arrived is at
@@ -48,7 +48,7 @@
   // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
   // preloaded by index.html's inline script, among them): the probe reads about half the
   // link's speed (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
-  // The snapshot's extra ~7 MB cost less than the ~4 s of Python start-up they save from
+  // The snapshot's extra ~4-6 MB cost less than the ~4 s of Python start-up they save from
   // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
   const FAST_MBIT = 15;
   const PROBE_WAIT_MS = 20000; // no timing entry for stdlib.zip by then: take the link as slow
@@ -67,7 +67,7 @@
   // each of its 4 MiB pieces must be the one `sha256` lists (index.html's
   // data-snapshot-sha256, space-separated), as the gzip's CRC checks the other.
   // `brotli` ({url, decoder}, or null): from the network, the snapshot's brotli copy (a third
-  // fewer bytes than the gzip file: 4.8 against 7.0 MB) is downloaded instead, decoded as it
+  // fewer bytes than the gzip file: 4.1 against 5.9 MB) is downloaded instead, decoded as it
   // arrives by the vendored brotli-dec-wasm (browsers decode only gzip and deflate
   // themselves) and checked piece by piece like the stored copy (brotli has no checksum).
   // Where that decoder cannot run (it failed to load, or no WebCrypto to check its output),
@@ -536,7 +536,7 @@
       const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes);
       // The service worker keeps the gzip file's bytes, not the brotli copy's: the bytes
       // this visit downloaded are handed to it (static/offline.js), so that its install does
-      // not download the 7 MB gzip file again.
+      // not download the 5.9 MB gzip file again.
       // (stored inflated, marked as static/sw.js's INFLATED says)
       if (downloaded && brotli) {
         const headers = { "Content-Type": "application/octet-stream" };
