@@ -70,11 +70,13 @@ snapshot.catch(() => {}); // handled in loadPyodide; never an unhandled rejectio
 
 // Once Python runs (restored, or booted without it), the snapshot's 31 MB are of no more
 // use: every reference to them is dropped (this module's promise, snapshot.js's, the
-// stand-in's), so the page does not keep them for as long as it is open.
+// stand-in's), so the page does not keep them for as long as it is open; so is the wasm
+// decoded from its brotli copy (9.6 MB; see withDecodedWasm below).
 let releaseStandIn = () => {};
 const forgetSnapshot = () => {
   snapshot = null;
   delete globalThis.chunkInspectorSnapshot;
+  delete globalThis.chunkInspectorWasm;
   releaseStandIn();
 };
 

@@ -46,8 +46,9 @@
       ? { url: absolute(snapshotBrotli), decoder: absolute(brotliDecoder) }
       : null;
   // stdlib.zip shares the link with the page's other first downloads (Pyodide's wasm,
-  // preloaded by index.html's inline script, among them): the probe reads about half the
-  // link's speed (bench/bench_boot.py, 10 Mbit/s: 3.7-5.0 measured; 4.4-6.0 before the wasm preload).
+  // preloaded by index.html's inline script from the first request, among them): the
+  // probe reads a third to half the link's speed (bench/bench_boot.py: 3.3 measured at
+  // 10 Mbit/s, 31-37 at 100; 4.3 and 39-48 when the wasm's preload came after snapshot.js).
   // The snapshot's extra ~4-6 MB cost less than the ~4 s of Python start-up they save from
   // a link of about 15 Mbit/s up (quiet machine; less on a busy one): 15 measured is ~30.
   const FAST_MBIT = 15;
@@ -260,7 +261,8 @@
     try {
       const only = { cache: "only-if-cached", mode: "same-origin" };
       const stored = from === "cache" && globalThis.caches ? await caches.match(url) : null;
-      response = stored || (await fetch(url, from === "cached-only" ? { ...only, signal } : { signal }));
+      const mode = from === "cached-only" ? only : {};
+      response = stored || (await fetch(url, { ...mode, signal }));
     } catch (error) {
       if (from === "cached-only") throw new Error("not cached");
       throw new Error(`not downloaded: ${error.message || error}`);
@@ -499,7 +501,9 @@
   const decodeWasm = async ({ brotli: from, wasm }) => {
     const response = await fetch(from);
     if (!response.ok) throw new Error(`${from}: HTTP ${response.status}`);
-    const body = transferable ? { stream: response.body } : { buffer: await response.arrayBuffer() };
+    const body = transferable
+      ? { stream: response.body }
+      : { buffer: await response.arrayBuffer() };
     const job = {
       sha256: script.dataset.wasmSha256,
       brotli: { decoder: absolute(brotliDecoder) },
