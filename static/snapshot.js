@@ -487,9 +487,8 @@
   // decoder and checked against the wasm's SHA-256 list (data-wasm-sha256); interpreter.js
   // answers Pyodide's request for the wasm with these bytes (globalThis.chunkInspectorWasm).
   // Without them (the decoder failed, a damaged copy) Pyodide's request goes to the network.
-  // The response's body goes to the worker as it arrives where streams can be transferred
-  // (else the whole body, once it is in).
-  const transferable = (() => {
+  // Whether a stream can be handed to a worker (asked only where the wasm is decoded).
+  const transferable = () => {
     try {
       const stream = new ReadableStream();
       structuredClone(stream, { transfer: [stream] });
@@ -497,11 +496,13 @@
     } catch {
       return false;
     }
-  })();
+  };
+  // The response's body goes to the worker as it arrives where streams can be transferred
+  // (else the whole body, once it is in).
   const decodeWasm = async ({ brotli: from, wasm }) => {
     const response = await fetch(from);
     if (!response.ok) throw new Error(`${from}: HTTP ${response.status}`);
-    const body = transferable
+    const body = transferable()
       ? { stream: response.body }
       : { buffer: await response.arrayBuffer() };
     const job = {
