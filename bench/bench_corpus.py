@@ -8,7 +8,9 @@ Prints, as medians of interleaved rounds:
   over the same files in this process, and its ratio to the reference;
 - the command line with ``--jobs 1`` and ``--jobs 2`` (stdout to /dev/null), the speed-up
   of 2 over 1, and peak resident memory for the corpus and for twice as many files;
-- with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output).
+- with tiktoken installed, ``--jobs 1 --tiktoken`` too (the same output), and a second
+  reference: ``split_text`` with each chunk's tokens counted by tiktoken (what LangChain
+  needs for one of the figures a record carries), with both ratios.
 
 - the start-up alone (the command line on one 14-byte file), and the speed-up it leaves
   possible on two cores;
@@ -99,6 +101,22 @@ def corpus_files(folder: Path) -> list[Path]:
 def langchain(files: list[Path]) -> int:
     splitter = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50)
     return sum(len(splitter.split_text(p.read_text(encoding="utf-8"))) for p in files)
+
+
+COUNTERS: dict[str, object] = {}  # tiktoken's count, built once (bench corpus rows)
+
+
+def langchain_tokens(files: list[Path]) -> int:
+    """``split_text``, then each chunk's tokens counted by tiktoken (native, cl100k_base,
+    no cache): the least LangChain does to give its chunks one figure our records carry
+    (no offsets, no damage, no JSON)."""
+    count = COUNTERS["tiktoken"]
+    splitter = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50)
+    return sum(
+        count(chunk)  # type: ignore[operator]
+        for p in files
+        for chunk in splitter.split_text(p.read_text(encoding="utf-8"))
+    )
 
 
 def ours(files: list[Path]) -> int:
@@ -205,14 +223,20 @@ def main() -> None:
         )
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
-        native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's row
-        keys = ("lc", "ours", "j1", "j2", "start", *(("j1t",) if native else ()))
+        native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's rows
+        if native:
+            from chunker_py.tokenizers.native import NativeBpeTokenizer
+
+            COUNTERS["tiktoken"] = NativeBpeTokenizer("cl100k_base")._count
+            assert langchain_tokens(paths) > 0
+        keys = ("lc", "ours", "j1", "j2", "start", *(("j1t", "lct") if native else ()))
         keys += ("b1", "b2") if base is not None else ()
         wall: dict[str, list[float]] = {k: [] for k in keys}
         cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
         for _ in range(rounds):  # interleaved, so a busy machine slows every side alike
-            for key, fn in (("lc", langchain), ("ours", ours)):
+            sides = (("lc", langchain), ("ours", ours))
+            for key, fn in sides + ((("lct", langchain_tokens),) if native else ()):
                 seconds, used = timed(fn, paths)
                 wall[key].append(seconds)
                 cpu[key].append(used)
@@ -240,6 +264,7 @@ def main() -> None:
         print(f"{'':<40} {'wall':>8} {'CPU':>8} {'MB/s of CPU':>12}")
         for label, key in (
             ("LangChain split_text (1 process)", "lc"),
+            ("split_text + tiktoken counts (1 process)", "lct"),
             ("chunker_py io.corpus.cut (1 process)", "ours"),
             ("python -m chunker_py --jobs 1", "j1"),
             ("python -m chunker_py --jobs 2", "j2"),
@@ -256,6 +281,8 @@ def main() -> None:
         print(f"--jobs 1 / LangChain, CPU:        {c['j1'] / c['lc']:.2f}x")
         if native:
             print(f"--tiktoken / LangChain, CPU:      {c['j1t'] / c['lc']:.2f}x")
+            print(f"split_text + tiktoken counts / split_text, CPU: {c['lct'] / c['lc']:.2f}x "
+                  f"(--jobs 1 / it: {c['j1'] / c['lct']:.2f}x)")  # fmt: skip
         print(f"--jobs 2 over --jobs 1, wall:     {w['j1'] / w['j2']:.2f}x speed-up "
               f"(CPU {c['j2'] / c['j1']:.2f}x; needs 2 idle cores to mean anything)")  # fmt: skip
         # Amdahl, in CPU (a one-process run's wall time on an idle core): the start-up

@@ -17,6 +17,7 @@ from chunker_py import tokenizers as registry
 from chunker_py.tokenizers.bpe import BpeTokenizer
 
 from ..token_corpus import CORPUS, token_texts
+from .test_word_counts import WORDY
 
 pytestmark = pytest.mark.cpython_only  # Pyodide has no tiktoken
 
@@ -37,7 +38,7 @@ DOCUMENTS = [
 ]
 
 
-@given(text=token_texts | st.sampled_from(sorted(CORPUS.values())))
+@given(text=token_texts | st.sampled_from(sorted(CORPUS.values())) | WORDY)
 @example(text="lone \ud800 surrogate \udfff and a pair \ud83d\ude00")
 @example(text="<|endoftext|><|fim_prefix|> <|endofprompt|>")
 @pytest.mark.parametrize("name", NAMES)
