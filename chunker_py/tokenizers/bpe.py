@@ -311,7 +311,7 @@ class BpeTokenizer(Tokenizer):
         """``_count_text_steps`` of a text in which no space follows a whitespace
         character, word by word: the count of its first word plus, for each later word,
         the count of a space and that word, each cached (issue 22: no split pattern and no
-        translation per chunk once its words are known; a quarter of a count's time).
+        translation per chunk once its words are known: a count takes a quarter less time).
 
         Exact, for both patterns (``S``: their whitespace class, ``\\s`` below): a piece
         holds a space other than as its first character only in an ``S`` run (every other
