@@ -1,9 +1,10 @@
 """cl100k_base and o200k_base count a text in which no space follows a whitespace
 character word by word (issue 22): its first word's count plus, for each later word, the
-count of a space and that word, each cached. The counts must equal the piece loop's over
+count of a space and that word, each cached; a text beyond ASCII with such a space is cut
+at the other spaces only, and counted so. The counts must equal the piece loop's over
 the whole text (and tiktoken's: tests/core/tokenizers/test_native.py); a text with a space after
 whitespace (``"\\t \\n"``, where cl100k_base's ``\\s*[\\r\\n]`` takes the space into the
-tab's piece) must keep the whole-text split."""
+tab's piece) must not be cut there."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from chunker_py.tokenizers import bpe
 from chunker_py.tokenizers import unicode_classes as uc
 from chunker_py.tokenizers.base import drive
-from chunker_py.tokenizers.bpe import _SPACE_AFTER_SPACE, BpeTokenizer
+from chunker_py.tokenizers.bpe import _CUT, _SPACE_AFTER_SPACE, BpeTokenizer
 
 NAMES = ("cl100k_base", "o200k_base")
 # what the patterns tell apart, their literals, and the white space around a space:
@@ -32,6 +33,11 @@ WORD = st.text(
     st.sampled_from(TRICKY.replace(" ", "")) | st.characters(exclude_characters=" "), max_size=8
 ).map(lambda w: w.rstrip() if w.strip() else "x")
 WORDY = st.lists(WORD, max_size=20).map(" ".join)
+# texts beyond ASCII with spaces after white space among the others (the cut path)
+GAPS = st.sampled_from([" ", " ", " ", "  ", "\t ", "\n ", " \n ", "\u3000 ", "\xa0 ", "\r\n "])
+SPACED = st.lists(st.tuples(WORD, GAPS), max_size=12).map(
+    lambda parts: "é" + "".join(word + gap for word, gap in parts)
+)
 
 
 def whole(tokenizer: BpeTokenizer, text: str) -> int:
@@ -62,6 +68,8 @@ def test_every_character_the_patterns_call_space_is_a_python_space() -> None:
 @pytest.mark.parametrize("name", NAMES)
 @given(text=TEXTS)
 @example(text="a\t \nb")  # cl100k: "\t \n" is one piece
+@example(text="é\t \nb")  # the same beyond ASCII, where the text is cut at other spaces
+@example(text="été \u3000 là\xa0 x  y")
 @example(text="x\n \ny")
 @example(text="a \u3000 b")
 @example(text="end. \n")
@@ -81,7 +89,18 @@ def test_counts_equal_the_whole_texts_pieces(name: str, text: str) -> None:
 def test_texts_of_words_take_the_word_path_and_count_the_same(name: str, text: str) -> None:
     tokenizer = TOKENIZERS[name]
     assert _SPACE_AFTER_SPACE.search(text) is None
-    assert drive(tokenizer._count_words_steps(text)) == whole(tokenizer, text)
+    assert drive(tokenizer._count_words_steps(text.split(" "))) == whole(tokenizer, text)
+    assert drive(tokenizer._count_words_steps(_CUT.split(text))) == whole(tokenizer, text)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@given(text=SPACED)
+@settings(max_examples=300)
+def test_texts_cut_at_the_spaces_after_other_characters_count_the_same(
+    name: str, text: str
+) -> None:
+    tokenizer = TOKENIZERS[name]
+    assert drive(tokenizer._count_steps(text)) == whole(tokenizer, text)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -105,3 +124,8 @@ def test_only_the_words_are_counted_and_each_once(
     assert seen == []  # every word known: no split, no merge
     tokenizer.count("the  cat")  # a space after a space: the whole text's pieces
     assert seen == ["the  cat"]
+    seen.clear()
+    # beyond ASCII, such a text is cut at the spaces that follow other characters only
+    text = "été\t là  bas"
+    assert tokenizer.count(text) == whole(fresh(name), text)
+    assert seen == ["été\t là", "  bas"]
