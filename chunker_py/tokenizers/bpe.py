@@ -12,13 +12,14 @@ Counts equal CPython ``tiktoken``'s ``encode_ordinary``: special-token text such
 2. Byte-pair-merge each piece's UTF-8 bytes by rank (lowest rank first, leftmost on
    ties), unless the whole piece is one token.
 
-Pieces repeat a lot (words, indentation), so each piece's token lengths are cached. A
-text in which no space follows a whitespace character (about 3 chunks in 5) is counted
-word by word: a space starts a piece there, so its count is its first word's plus each
-later word's with its space, each cached (``_count_words_steps``). Any other text, and a
-word not yet counted, is split whole: an ASCII one by ``ascii_pattern``, the same pattern
-over its own characters, with no translation, counted in C-level passes when its pieces
-are cached.
+Pieces repeat a lot (words, indentation), so each piece's token lengths are cached. Most
+texts are counted word by word: a space that follows a character other than white space
+starts a piece, so a text cut at such spaces counts as its first word's count plus each
+later word's with its space, each cached (``_count_words_steps``). A text in which no space
+follows white space (about 3 chunks in 5) is cut at every space; one beyond ASCII with such
+a space, at the other spaces. An ASCII text with such a space, and a word not yet counted,
+is split whole: an ASCII one by ``ascii_pattern``, the same pattern over its own
+characters, with no translation, counted in C-level passes when its pieces are cached.
 """
 
 from __future__ import annotations

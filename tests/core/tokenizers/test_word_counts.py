@@ -1,10 +1,10 @@
 """cl100k_base and o200k_base count a text in which no space follows a whitespace
 character word by word (issue 22): its first word's count plus, for each later word, the
 count of a space and that word, each cached; a text beyond ASCII with such a space is cut
-at the other spaces only, and counted so. The counts must equal the piece loop's over
-the whole text (and tiktoken's: tests/core/tokenizers/test_native.py); a text with a space after
-whitespace (``"\\t \\n"``, where cl100k_base's ``\\s*[\\r\\n]`` takes the space into the
-tab's piece) must not be cut there."""
+at the other spaces only, and counted so. The counts must equal the piece loop's over the
+whole text (and tiktoken's: tests/core/tokenizers/test_native.py); a text with a space
+after whitespace (``"\\t \\n"``, where cl100k_base's ``\\s*[\\r\\n]`` takes the space into
+the tab's piece) must not be cut there."""
 
 from __future__ import annotations
 
@@ -63,6 +63,10 @@ def test_every_character_the_patterns_call_space_is_a_python_space() -> None:
     for char in [*spaces, "\r", "\n", " "]:
         assert bpe.class_code(ord(char)) in (bpe.SPACE_CODE, "\r", "\n", " ")
         assert _SPACE_AFTER_SPACE.search("a" + char + " b"), repr(char)
+        # never cut at the space after it (a space's own space before is a cut: "a| b")
+        uncut = ["a", " b"] if char == " " else ["a" + char + " b"]
+        assert _CUT.split("a" + char + " b") == uncut, repr(char)
+    assert _CUT.split(" a\u200b b") == [" a\u200b", "b"]  # ZWSP is not space to either
 
 
 @pytest.mark.parametrize("name", NAMES)
