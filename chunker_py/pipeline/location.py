@@ -4,8 +4,9 @@ columns (a line ends at CRLF, CR or LF), with its text sliced from the source.
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterator, Sequence
 
 from ..engine.index import TextIndex
 from ..engine.spans import Span, SpanMeta
@@ -25,7 +26,8 @@ class _Utf16:
     order (a pass over the spans): the astral code points between the offset asked last
     and the next one are counted by encoding that stretch in C, so a pass encodes the
     text about once, and an index of every astral code point (one Python object each:
-    ~20 ms on 20,000 code points of ZWJ emoji in the page, issue 18) is never built."""
+    ~20 ms on 20,000 code points of ZWJ emoji in the page, issue 18) is built only for a
+    text with few of them (``_AstralIndex``)."""
 
     __slots__ = ("_extra", "_last", "_text")
 
@@ -44,11 +46,24 @@ class _Utf16:
         return offset + self._extra
 
 
-def has_astral(text: str) -> bool:
-    """Whether ``text`` holds a code point above U+FFFF: its UTF-16 form is then longer
-    than one unit a code point (a lone surrogate is one unit), found by an encoding in C
-    rather than a regex scan (issue 22: ~3 times faster on the corpus' non-ASCII files)."""
-    return not text.isascii() and _astral_in(text) > 0
+class _AstralIndex:
+    """UTF-16 offsets of a text with few astral code points (``FEW_ASTRAL``): their
+    positions, found once, and a binary search per offset (issue 22: the cursor's
+    encodings were ~60 % of ``located``'s time on the corpus' files with emoji)."""
+
+    __slots__ = ("_positions",)
+
+    def __init__(self, text: str) -> None:
+        self._positions = [m.start() for m in _ASTRAL.finditer(text)]
+
+    def __call__(self, offset: int) -> int:
+        return offset + bisect_left(self._positions, offset)
+
+
+# A text with at most this many astral code points gets an ``_AstralIndex`` (one Python
+# object each); one with more (emoji-heavy text) keeps the ``_Utf16`` cursors.
+FEW_ASTRAL = 256
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
 
 
 def _astral_in(piece: str) -> int:
@@ -71,9 +86,14 @@ def located(
     stop = len(spans) if stop is None else min(stop, len(spans))
     if first >= stop:
         return
-    wide = has_astral(text)
-    # UTF-16 offsets: starts and ends each ascend (or nearly), so one cursor each
-    start16, end16 = (_Utf16(text), _Utf16(text)) if wide else (None, None)
+    astral = 0 if text.isascii() else _astral_in(text)
+    start16: Callable[[int], int] | None = None
+    end16: Callable[[int], int] | None = None
+    if 0 < astral <= FEW_ASTRAL:
+        start16 = end16 = _AstralIndex(text)
+    elif astral:
+        # UTF-16 offsets: starts and ends each ascend (or nearly), so one cursor each
+        start16, end16 = _Utf16(text), _Utf16(text)
     line_starts = _line_starts(text_index(text))
     prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
     # min and max as comparisons, no call for a UTF-16 offset equal to the code point's:

@@ -1,17 +1,20 @@
 """Chunk records located in UTF-16 units and lines, window by window (issue 18, defect 8:
-the UTF-16 offsets come from a cursor over the text, not an index of its astral code
-points; the line starts are kept per text)."""
+the UTF-16 offsets of a text with many astral code points come from a cursor over the
+text, not an index of them; issue 22: a text with few gets that index; the line starts
+are kept per text)."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
 from chunker_py.engine.spans import Span
-from chunker_py.pipeline.location import has_astral, located
+from chunker_py.pipeline import location
+from chunker_py.pipeline.location import located
 
 from ..conftest import any_text
 
@@ -44,9 +47,17 @@ def text_and_spans(draw: st.DrawFn) -> tuple[str, list[Span]]:
     ),
     first=0,
 )
-def test_utf16_offsets_and_lines_of_any_spans(case: tuple[str, list[Span]], first: int) -> None:
+@pytest.mark.parametrize("few", [0, 1, location.FEW_ASTRAL])  # cursors, either, the index
+def test_utf16_offsets_and_lines_of_any_spans(
+    case: tuple[str, list[Span]], first: int, few: int
+) -> None:
     text, spans = case
-    records = list(located(text, spans, first))
+    kept = location.FEW_ASTRAL
+    location.FEW_ASTRAL = few
+    try:
+        records = list(located(text, spans, first))
+    finally:
+        location.FEW_ASTRAL = kept
     assert [r[0] for r in records] == list(range(first, len(spans)))
     for index, start, end, start16, end16, *_rest in records:
         assert (start16, end16) == (utf16(text, start), utf16(text, end)), (index, spans)
@@ -77,14 +88,3 @@ def test_a_window_of_records_equals_the_same_records_built_whole(
     for chunk in whole:
         assert chunk.start_utf16 == utf16(text, chunk.start)
         assert chunk.end_utf16 == utf16(text, chunk.end)
-
-
-@given(text=st.text(max_size=40) | any_text)
-@example(text="\U00010000")
-@example(text="\ud83d")  # a lone surrogate is not astral
-@example(text="\ud83d\ude00")  # nor is a pair of them, as a Python string holds it
-@example(text="é\uffff")
-def test_has_astral_is_the_regex_scan_it_replaces(text: str) -> None:
-    """``located``'s test for "any UTF-16 offset differs" (issue 22: an encoding, not a
-    scan) against the scan it replaced."""
-    assert has_astral(text) == (re.search("[\U00010000-\U0010ffff]", text) is not None)
