@@ -38,6 +38,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -103,19 +105,13 @@ def langchain(files: list[Path]) -> int:
     return sum(len(splitter.split_text(p.read_text(encoding="utf-8"))) for p in files)
 
 
-COUNTERS: dict[str, object] = {}  # tiktoken's count, built once (bench corpus rows)
-
-
-def langchain_tokens(files: list[Path]) -> int:
-    """``split_text``, then each chunk's tokens counted by tiktoken (native, cl100k_base,
-    no cache): the least LangChain does to give its chunks one figure our records carry
-    (no offsets, no damage, no JSON)."""
-    count = COUNTERS["tiktoken"]
+def langchain_tokens(files: list[Path], count: Callable[[str], int]) -> int:
+    """``split_text``, then each chunk's tokens counted by ``count`` (tiktoken's, native,
+    cl100k_base, no cache): the least LangChain does to give its chunks one figure our
+    records carry (no offsets, no damage, no JSON)."""
     splitter = RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50)
     return sum(
-        count(chunk)  # type: ignore[operator]
-        for p in files
-        for chunk in splitter.split_text(p.read_text(encoding="utf-8"))
+        count(chunk) for p in files for chunk in splitter.split_text(p.read_text(encoding="utf-8"))
     )
 
 
@@ -224,19 +220,23 @@ def main() -> None:
         chunks = ours(paths)  # warm: token data loaded, code compiled
         assert langchain(paths) > 0
         native = importlib.util.find_spec("tiktoken") is not None  # --tiktoken's rows
+        sides: tuple[tuple[str, Callable[[list[Path]], int]], ...] = (
+            ("lc", langchain),
+            ("ours", ours),
+        )
         if native:
             from chunker_py.tokenizers.native import NativeBpeTokenizer
 
-            COUNTERS["tiktoken"] = NativeBpeTokenizer("cl100k_base")._count
-            assert langchain_tokens(paths) > 0
+            counted = partial(langchain_tokens, count=NativeBpeTokenizer("cl100k_base")._count)
+            assert counted(paths) > 0
+            sides += (("lct", counted),)
         keys = ("lc", "ours", "j1", "j2", "start", *(("j1t", "lct") if native else ()))
         keys += ("b1", "b2") if base is not None else ()
         wall: dict[str, list[float]] = {k: [] for k in keys}
         cpu: dict[str, list[float]] = {k: [] for k in wall}
         rss: dict[str, int] = {}
         for _ in range(rounds):  # interleaved, so a busy machine slows every side alike
-            sides = (("lc", langchain), ("ours", ours))
-            for key, fn in sides + ((("lct", langchain_tokens),) if native else ()):
+            for key, fn in sides:
                 seconds, used = timed(fn, paths)
                 wall[key].append(seconds)
                 cpu[key].append(used)

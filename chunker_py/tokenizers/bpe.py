@@ -29,14 +29,14 @@ import re
 from bisect import bisect_left
 from collections.abc import Generator, Iterator
 from itertools import accumulate, islice, pairwise
-from typing import cast
+from typing import TypeVar, cast
 
 from . import unicode_classes as uc
 from .base import MERGE_STEP, Tokenizer, drive
 from .data import decode_ranks, read_data
 from .ranges import contains
 
-PIECE_CACHE = 65536
+PIECE_CACHE = 65536  # entries of each cache; a full one is emptied
 LONG_PIECE = 96  # bytes; longer pieces merge with a heap (O(n log n)) instead of scans
 # a space after a whitespace character: the one place a space may be inside a piece
 _SPACE_AFTER_SPACE = re.compile(r"\s ")
@@ -250,7 +250,11 @@ def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, No
     return lengths
 
 
-def _put(cache: dict[str, int], key: str, value: int) -> None:
+V = TypeVar("V")
+
+
+def _put(cache: dict[str, V], key: str, value: V) -> None:
+    """Cache ``value``, emptying the cache first when it holds ``PIECE_CACHE`` entries."""
     if len(cache) >= PIECE_CACHE:
         cache.clear()
     cache[key] = value
@@ -297,9 +301,7 @@ class BpeTokenizer(Tokenizer):
             lengths = tuple(merge_short(data, ranks))
         else:
             lengths = tuple((yield from merge_long_steps(data, ranks)))
-        if len(self._pieces) >= PIECE_CACHE:
-            self._pieces.clear()
-        self._pieces[piece] = lengths
+        _put(self._pieces, piece, lengths)
         return lengths
 
     def _count(self, text: str) -> int:
