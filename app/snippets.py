@@ -7,6 +7,7 @@ Each snippet reads the document from ``DOCUMENT`` (UTF-8; line endings kept as t
 
 from __future__ import annotations
 
+import re
 import shlex
 
 from chunker_py import FIELDS, MODES, Settings
@@ -69,49 +70,111 @@ sys.stdout.write(to_jsonl(result))
 """
 
 
+# Where the WordPiece tokenizer's tokenizer.json is published (all-MiniLM-L6-v2's)
+WORDPIECE_HUB_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+_TIKTOKEN = ("cl100k_base", "o200k_base")
+
+
+def _loaded_file(tokenizer: str) -> str:
+    """The file name of a loaded tokenizer.json (``file:NAME``, ``file:NAME (2)``, ...)."""
+    return re.sub(r" \(\d+\)$", "", tokenizer.removeprefix("file:"))
+
+
+def _length_function(settings: Settings) -> tuple[list[str], str, str]:
+    """(imports, lines before the splitter, the ``length_function`` argument line) counting
+    the size as the page does; for tiktoken encodings ``from_tiktoken_encoder`` counts."""
+    if settings.size_unit != "tokens":
+        return [], "", "    length_function=len,  # code points, as the page counts\n"
+    name = settings.tokenizer
+    if name == "words":
+        setup = 'WORD = regex.compile(r"[^\\p{White_Space}]+")  # Unicode White_Space\n\n\n'
+        function = "def length(text):\n    return len(WORD.findall(text))\n\n\n"
+        return ["import regex"], setup + function, "    length_function=length,  # words\n"
+    if name in _TIKTOKEN:
+        return [], "", ""
+    if name == "wordpiece":
+        load = f"Tokenizer.from_pretrained({WORDPIECE_HUB_NAME!r})"
+    else:
+        load = f"Tokenizer.from_file({_loaded_file(name)!r})"
+    setup = (
+        f"tokenizer = {load}\n"
+        "tokenizer.no_truncation()  # count every token, as the page does\n"
+        "tokenizer.no_padding()\n\n\n"
+        "def length(text):\n"
+        "    return len(tokenizer.encode(text, add_special_tokens=False).ids)\n\n\n"
+    )
+    return ["from tokenizers import Tokenizer"], setup, "    length_function=length,  # tokens\n"
+
+
 def langchain_code(settings: Settings, document: str = DOCUMENT) -> str | None:
     """``langchain_text_splitters`` code giving the same chunk texts, or None where no
-    LangChain splitter is exact (see ``langchain_note``)."""
+    LangChain splitter is exact (see ``langchain_note``). The size is counted as the page
+    counts it: ``len`` for code points, ``from_tiktoken_encoder`` for the OpenAI encodings
+    (special tokens read as text, as ``encode_ordinary`` does), HF tokenizers for WordPiece
+    and a loaded tokenizer.json, whitespace-separated words with ``regex``."""
     if settings.mode != "recursive":
         return None
-    common = (
-        f"    chunk_size={settings.chunk_size},\n"
-        f"    chunk_overlap={settings.overlap},\n"
-        '    keep_separator="start",\n'
-        f"    strip_whitespace={settings.trim},\n"
-        "    length_function=len,  # code points, as the page counts\n"
-    )
+    imports, setup, length = _length_function(settings)
     if settings.preset == "generic":
-        imports = "from langchain_text_splitters import RecursiveCharacterTextSplitter"
+        separators = f"    separators={list(settings.separators)!r},  # matched literally\n"
+        names = ["RecursiveCharacterTextSplitter"]
+    else:
+        separators = (
+            "    separators=RecursiveCharacterTextSplitter.get_separators_for_language(\n"
+            f"        Language.{settings.preset.upper()}\n"
+            "    ),\n"
+            "    is_separator_regex=True,\n"
+        )
+        names = ["Language", "RecursiveCharacterTextSplitter"]
+    if settings.size_unit == "tokens" and settings.tokenizer in _TIKTOKEN:
         make = (
-            "splitter = RecursiveCharacterTextSplitter(\n"
-            f"    separators={list(settings.separators)!r},  # matched literally\n"
-            f"{common})"
+            "RecursiveCharacterTextSplitter.from_tiktoken_encoder(\n"
+            f"    encoding_name={settings.tokenizer!r},\n"
+            "    disallowed_special=(),  # <|endoftext|> and the like count as text\n"
         )
     else:
-        imports = "from langchain_text_splitters import Language, RecursiveCharacterTextSplitter"
-        make = (
-            "splitter = RecursiveCharacterTextSplitter.from_language(\n"
-            f"    Language.{settings.preset.upper()},\n"
-            f"{common})"
-        )
+        make = "RecursiveCharacterTextSplitter(\n"
+    imports.append(f"from langchain_text_splitters import {', '.join(names)}")
     return f"""\
 import json
 
-{imports}
+{chr(10).join(sorted(imports, key=lambda line: (line.startswith("from"), line)))}
 
 # newline="" keeps CR LF line endings as they are; utf-8-sig drops a leading BOM
 with open({document!r}, encoding="utf-8-sig", newline="") as file:
     text = file.read()
-{make}
+{setup}splitter = {make}{separators}\
+    chunk_size={settings.chunk_size},
+    chunk_overlap={settings.overlap},
+    keep_separator="start",
+    strip_whitespace={settings.trim},
+{length})
 for chunk in splitter.split_text(text):
     print(json.dumps(chunk, ensure_ascii=False))
 """
 
 
+def _counted_by(settings: Settings) -> str:
+    """How the LangChain snippet counts the size, for the note."""
+    if settings.size_unit != "tokens":
+        return "len (code points)"
+    name = settings.tokenizer
+    if name in _TIKTOKEN:
+        return f"tiktoken's {name} (from_tiktoken_encoder)"
+    if name == "wordpiece":
+        return f"HF tokenizers with {WORDPIECE_HUB_NAME}'s tokenizer.json"
+    if name == "words":
+        return "whitespace-separated words (the regex package)"
+    return f"HF tokenizers with {_loaded_file(name)} (put it beside the document)"
+
+
 def langchain_note(settings: Settings) -> str:
-    """One sentence on what the LangChain snippet is, or why there is none."""
+    """What the LangChain snippet is and how it counts, or why there is none; either way
+    which code gives exactly these chunks."""
     mode = MODES[settings.mode]
     if mode.langchain_exact:
-        return mode.langchain
-    return f"No exact LangChain equivalent for {mode.label}: {mode.langchain}"
+        return f"{mode.langchain} Its size counts {_counted_by(settings)}."
+    return (
+        f"No exact LangChain equivalent for {mode.label}: {mode.langchain} "
+        "The command line and the chunker_py code give exactly these chunks."
+    )

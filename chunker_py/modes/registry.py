@@ -141,6 +141,9 @@ MODES: dict[str, Mode] = {
             "inside a character moves to the character's end.",
             tokens_only=True,
             token_windows=True,
+            langchain="LangChain's TokenTextSplitter decodes each window of token ids, so a "
+            "window cut inside a character ends in U+FFFD where Token window moves the cut to "
+            "the character's end.",
             stream_seam="space",
             # seed 004's token window: the same size and overlap, counted in tokens
             compare_rows=(CompareRow("token-window", "Token window", 7),),

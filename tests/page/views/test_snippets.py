@@ -17,9 +17,14 @@ from pathlib import Path
 
 import langchain_text_splitters as langchain
 import pytest
+import tiktoken
+import tokenizers
 
 from chunker_py import PRESETS, Settings, analyse, to_jsonl
 from chunker_py.io.cli import run
+from chunker_py.tokenizers import add_tokenizer_json
+from tests.core.hf_golden import HF_GOLDEN
+from tests.core.token_references import TOKENIZER_JSON, tiktoken_encoding
 
 ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "app"))
@@ -91,6 +96,7 @@ def test_every_preset_names_a_langchain_language() -> None:
 
 
 def test_modes_without_an_exact_langchain_splitter_say_why() -> None:
+    """Such a note names the code that does reproduce the chunks."""
     for settings in SETTINGS:
         note = snippets.langchain_note(settings)
         if settings.mode == "recursive":
@@ -98,3 +104,75 @@ def test_modes_without_an_exact_langchain_splitter_say_why() -> None:
         else:
             assert snippets.langchain_code(settings) is None
             assert note.startswith(f"No exact LangChain equivalent for {settings.mode_info.label}")
+            assert note.endswith(
+                "The command line and the chunker_py code give exactly these chunks."
+            )
+
+
+class OfflineHub:
+    """``tokenizers.Tokenizer`` as the snippets call it, with ``from_pretrained`` answered
+    by the all-MiniLM-L6-v2 tokenizer.json the build extracts (nothing is downloaded)."""
+
+    @staticmethod
+    def from_pretrained(name: str) -> tokenizers.Tokenizer:
+        assert name == snippets.WORDPIECE_HUB_NAME
+        return tokenizers.Tokenizer.from_file(str(TOKENIZER_JSON))
+
+    from_file = staticmethod(tokenizers.Tokenizer.from_file)
+
+
+@pytest.fixture
+def offline_references(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(tiktoken, "get_encoding", tiktoken_encoding)
+    monkeypatch.setattr(tokenizers, "Tokenizer", OfflineHub)
+
+
+def loaded_tokenizer(tmp_path: Path, family: str) -> str:
+    """A small trained tokenizer.json saved in the working folder and loaded by name."""
+    content = json.dumps(json.loads(HF_GOLDEN.read_text("utf-8"))[family]["tokenizer.json"])
+    (tmp_path / "tokenizer.json").write_text(content, "utf-8")
+    return add_tokenizer_json(content, "tokenizer.json")
+
+
+UNITS = [
+    "code-points",
+    "cl100k_base",
+    "o200k_base",
+    "wordpiece",
+    "words",
+    "WordPiece cased",
+    "byte-level BPE (Llama 3)",
+]
+# one preset of each family: literal separators, Markdown, a programming language
+PRESET_FAMILIES = ["generic", "markdown", "python"]
+
+
+@pytest.mark.usefixtures("offline_references")
+@pytest.mark.parametrize("unit", UNITS)
+@pytest.mark.parametrize("preset", PRESET_FAMILIES)
+@pytest.mark.parametrize("text", [SAMPLE, CRLF], ids=["sample", "crlf"])
+def test_langchain_code_gives_the_chunk_texts_in_every_unit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, unit: str, preset: str, text: str
+) -> None:
+    """The copied LangChain code counts the size as the page does in every unit (tiktoken
+    for the OpenAI encodings, HF tokenizers for WordPiece and a loaded tokenizer.json), so
+    its chunks are the page's; the note claims exactness only for such code."""
+    saved(tmp_path, monkeypatch, text)
+    if unit == "code-points":
+        sizing: dict[str, str] = {}
+    elif unit in TOKENIZER_NAMES:
+        sizing = {"size_unit": "tokens", "tokenizer": unit}
+    else:
+        sizing = {"size_unit": "tokens", "tokenizer": loaded_tokenizer(tmp_path, unit)}
+    for size, overlap, edges in ((24, 6, "trim"), (9, 0, "preserve")):
+        settings = Settings(
+            chunk_size=size, chunk_overlap=overlap, edges=edges, preset=preset, **sizing
+        )
+        code = snippets.langchain_code(settings)
+        assert code is not None
+        assert "exactly these chunk texts" in snippets.langchain_note(settings)
+        texts = [json.loads(line) for line in run_code(code).splitlines()]
+        assert texts == [c.text for c in analyse(text, settings).chunks], code
+
+
+TOKENIZER_NAMES = ["cl100k_base", "o200k_base", "wordpiece", "words"]
