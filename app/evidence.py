@@ -514,8 +514,11 @@ class EvidencePanel:
         }  # fmt: skip
         for element_id, text in values.items():
             by_id(element_id).textContent = text
-        k = result.settings.top_k if result is not None else 5
-        by_id("evidence-k").textContent = str(k)
+        settings = result.settings if result is not None else None
+        k = settings.top_k if settings is not None else 5
+        budget = settings.budget if settings is not None else None
+        shown = str(k) if budget is None else f"up to {budget:,} tokens"
+        by_id("evidence-k").textContent = shown
 
     def _list(self, result: Analysis | None) -> None:
         items = []

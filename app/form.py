@@ -93,7 +93,8 @@ def _number(field: Field, high: Any = None) -> str:
     inner = (
         f'<label for="{field.element_id}">{escape(field.label)}</label>'
         f'<input id="{field.element_id}" type="number" inputmode="numeric" min="{field.low}" '
-        f'max="{field.high}" step="1" value="{field.default}"{described}>{slider}{help_html}'
+        f'max="{field.high}" step="1" value="{field.text(field.default)}"{described}>'
+        f"{slider}{help_html}"
     )
     return _wrap(field, inner, css="number" if field.slider else "field number")
 

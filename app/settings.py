@@ -89,7 +89,7 @@ class Controls:
             elif field.kind == "list":
                 by_id(field.element_id).value = separators_text(tuple(value)) if value else ""
             else:
-                by_id(field.element_id).value = str(value)
+                by_id(field.element_id).value = field.text(value)
         self.follow(settings.mode)
 
     def follow(self, mode: str | None = None) -> None:

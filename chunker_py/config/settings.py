@@ -13,8 +13,15 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..engine.errors import SettingError
-from ..engine.fields import Field, choice_reader, range_message, read_whole, whole_reader
-from ..engine.limits import MAX_CHUNK_SIZE, MAX_SOURCE_NAME, MAX_TOP_K
+from ..engine.fields import (
+    Field,
+    choice_reader,
+    optional_whole_reader,
+    range_message,
+    read_whole,
+    whole_reader,
+)
+from ..engine.limits import MAX_BUDGET, MAX_CHUNK_SIZE, MAX_SOURCE_NAME, MAX_TOP_K
 from ..engine.presets import GENERIC
 from ..engine.separators import DEFAULT_SEPARATORS, check_separators, parse_separators
 from ..modes.registry import MODES, Mode, option_fields
@@ -151,6 +158,26 @@ TOP_K = Field(
     widget="number",
     recorded=False,
 )
+# The Evidence check's context budget: when set, retrieval takes chunks in rank order up to
+# this many tokens instead of the top k (SPEC.md "Context budget"); empty: top k.
+BUDGET = Field(
+    "budget",
+    "Budget",
+    "whole",
+    None,
+    optional_whole_reader("budget", "Budget", 1, MAX_BUDGET),
+    help="Evidence check: retrieve chunks in rank order while their tokens (Tokenizer) add "
+    f"up to at most this many, the first always; replaces Chunks retrieved. 1-{MAX_BUDGET:,}; "
+    "empty: Chunks retrieved.",
+    link="budget",
+    cli_help=f"Evidence check: retrieve up to B tokens per question instead of the top k "
+    f"(1-{MAX_BUDGET}; the first-ranked chunk always)",
+    low=1,
+    high=MAX_BUDGET,
+    group="advanced",
+    widget="number",
+    recorded=False,
+)
 SOURCE_NAME = Field(
     "source_name",
     "Source name",
@@ -166,7 +193,7 @@ SOURCE_NAME = Field(
 
 # Every setting, in the order the page shows them and links write them.
 FIELDS: dict[str, Field] = {
-    f.key: f for f in (*COMMON_FIELDS, *option_fields(), TOP_K, SOURCE_NAME)
+    f.key: f for f in (*COMMON_FIELDS, *option_fields(), TOP_K, BUDGET, SOURCE_NAME)
 }
 OPTION_KEYS = tuple(f.key for f in option_fields())
 # A field that matters only while another field has a given value.
@@ -193,6 +220,7 @@ class Settings:
         size_unit: str = "code-points",
         tokenizer: str = "cl100k_base",
         top_k: int = 5,
+        budget: int | None = None,
         **options: Any,
     ) -> None:
         options["separators"] = separators
@@ -209,6 +237,9 @@ class Settings:
         values["tokenizer"] = FIELDS["tokenizer"].read(tokenizer)
         _check_whole(top_k, "top_k", 1, MAX_TOP_K)
         values["top_k"] = top_k
+        if budget is not None:
+            _check_whole(budget, "budget", 1, MAX_BUDGET)
+        values["budget"] = budget
         for key in OPTION_KEYS:
             field = FIELDS[key]
             values[key] = field.read(options.pop(key)) if key in options else field.default
@@ -249,6 +280,12 @@ class Settings:
     @property
     def top_k(self) -> int:
         return int(self._values["top_k"])
+
+    @property
+    def budget(self) -> int | None:
+        """The context budget in tokens, or None: retrieve the top k."""
+        value = self._values["budget"]
+        return None if value is None else int(value)
 
     def __getattr__(self, name: str) -> Any:
         try:

@@ -77,6 +77,8 @@ class Field:
 
     def text(self, value: Any) -> str:
         """``value`` as a link, a form field or a CLI argument holds it."""
+        if value is None:  # an optional setting left empty (Budget)
+            return ""
         if self.kind == "flag":
             return "1" if value else "0"
         if self.kind == "list":
@@ -112,6 +114,17 @@ def read_whole(raw: object, key: str, label: str, low: int, high: int, extra: st
 
 def whole_reader(key: str, label: str, low: int, high: int) -> Reader:
     return lambda raw: read_whole(raw, key, label, low, high)
+
+
+def optional_whole_reader(key: str, label: str, low: int, high: int) -> Reader:
+    """A whole number within ``[low, high]``, or None when left empty (None or blank)."""
+
+    def read(raw: object) -> int | None:
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return None
+        return read_whole(raw, key, label, low, high)
+
+    return read
 
 
 def choice_reader(key: str, label: str, choices: Mapping[str, str]) -> Reader:

@@ -17,3 +17,5 @@ MAX_EXCERPTS = 20  # … excerpts per question
 MAX_QUESTION_LENGTH = 1_000  # … code points in a question's text
 MAX_QUESTIONS_BYTES = 2_000_000  # … bytes in a questions file
 MAX_TOP_K = 20  # Chunks retrieved: 1 … 20
+MAX_BUDGET = 100_000  # Budget (context budget, tokens): 1 … 100 000
+DEFAULT_BUDGET = 1_000  # the sweep's budget when none is set

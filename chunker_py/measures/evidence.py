@@ -14,7 +14,11 @@ this module says, per question and as means over the matched questions:
   (``bm25.py``), the top k (R) scored as ``_scores_from_dataset_and_retrievals`` scores
   them: recall = |∪(E ∩ R)| / Σ|E|, precision = |∪(E ∩ R)| / Σ|R|, IoU = |∪(E ∩ R)| /
   (Σ|R| + Σ|e outside R|); the 1-based rank of the first of them holding evidence, and the
-  tokens the k chunks cost.
+  tokens the k chunks cost;
+- **retrieval within a context budget** (SPEC.md "Context budget"): instead of the top k,
+  the chunks taken from the ranking in rank order while the running sum of their tokens
+  stays within the budget, the first-ranked always (``within_budget``, a function over an
+  already-ranked list, so it composes with any ranking); the same scores over them.
 
 E are the excerpt ranges, H the chunks *holding* evidence: sharing at least one code point
 with an excerpt (Chroma's code also counts a chunk that only touches one, ending where it
@@ -162,18 +166,38 @@ def follow_edit(old: str, new: str, questions: Sequence[Question]) -> list[Quest
 # -- figures
 
 
+def within_budget(
+    ranked: Sequence[int], tokens: Callable[[int], int], budget: int
+) -> tuple[int, ...]:
+    """The chunks a context budget takes from ``ranked`` (chunk indexes, best first): in
+    rank order while the running sum of ``tokens(i)`` stays at most ``budget``; the first
+    at which it would pass ends the reading. The first-ranked chunk is always taken, so a
+    budget smaller than it still reads one chunk."""
+    taken: list[int] = []
+    total = 0
+    for i in ranked:
+        total += tokens(i)
+        if taken and total > budget:
+            break
+        taken.append(i)
+    return tuple(taken)
+
+
 @dataclass(frozen=True)
 class Retrieval:
-    k: int
+    k: int  # with a budget: the number of chunks taken
     chunks: tuple[int, ...]  # indexes, in rank order
     recall: float
     precision: float
     iou: float
     first_hit_rank: int | None
     tokens: int
+    budget: int | None = None
 
     def as_json(self) -> dict[str, Any]:
+        budget = {} if self.budget is None else {"budget": self.budget}
         return {
+            **budget,
             "k": self.k,
             "chunks": list(self.chunks),
             "recall": self.recall,
@@ -242,6 +266,7 @@ class Evidence:
 
     k: int
     results: tuple[QuestionResult, ...]
+    budget: int | None = None
 
     @property
     def matched(self) -> tuple[QuestionResult, ...]:
@@ -255,6 +280,9 @@ class Evidence:
         covered = [r.chunks_to_read for r in matched if r.chunks_to_read is not None]
         found = [r.retrieval for r in matched if r.retrieval is not None]
         hits = [x.first_hit_rank for x in found if x.first_hit_rank is not None]
+        depth: dict[str, Any] = {"k": self.k}
+        if self.budget is not None:  # k varies per question: its mean, beside the budget
+            depth = {"budget": self.budget, "k": _mean([len(x.chunks) for x in found])}
         return {
             "questions": len(self.results),
             "unmatched": len(self.results) - len(matched),
@@ -265,7 +293,7 @@ class Evidence:
             "not_covered": len(matched) - len(covered),
             "precision_omega": _mean([r.precision_omega or 0.0 for r in matched]),
             "retrieval": {
-                "k": self.k,
+                **depth,
                 "recall": _mean([x.recall for x in found]),
                 "precision": _mean([x.precision for x in found]),
                 "iou": _mean([x.iou for x in found]),
@@ -391,13 +419,17 @@ def check_evidence(
     *,
     k: int = DEFAULT_TOP_K,
     tokens: Callable[[int], int] | None = None,
+    budget: int | None = None,
 ) -> Evidence:
     """The Evidence check of the chunks ``spans`` of ``text`` for ``questions``.
 
-    ``tokens(i)`` is chunk i's token count in the chosen tokenizer (0 without it)."""
+    ``tokens(i)`` is chunk i's token count in the chosen tokenizer (0 without it). With a
+    ``budget`` (tokens), retrieval takes chunks within it instead of the top ``k``."""
+    if budget is not None and tokens is None:
+        raise ValueError("a context budget needs the chunks' token counts")
     chunks = spans if isinstance(spans, ChunkRanges) else ChunkRanges(spans)
-    results = tuple(_question(text, chunks, q, k, tokens) for q in questions)
-    return Evidence(k, results)
+    results = tuple(_question(text, chunks, q, k, tokens, budget) for q in questions)
+    return Evidence(k, results, budget)
 
 
 def _question(
@@ -406,6 +438,7 @@ def _question(
     question: Question,
     k: int,
     tokens: Callable[[int], int] | None,
+    budget: int | None,
 ) -> QuestionResult:
     placed = anchor(text, question)
     if not placed or not all(p.found for p in placed) or not chunks.spans:
@@ -430,7 +463,7 @@ def _question(
         one,
         chunks.fewest_covering(evidence) if outside == 0 else None,
         omega,
-        _retrieval(text, chunks, question, ranges, evidence, k, tokens),
+        _retrieval(text, chunks, question, ranges, evidence, k, tokens, budget),
     )
 
 
@@ -442,28 +475,48 @@ def _retrieval(
     evidence: Sequence[Range],
     k: int,
     tokens: Callable[[int], int] | None,
+    budget: int | None,
 ) -> Retrieval:
-    ranked = chunks.bm25(text).ranking(bm25_tokens(question.text), k)
-    retrieved = _union([chunks.spans[i] for i in ranked])
+    depth = k if budget is None else len(chunks.spans)  # a budget may read every chunk
+    ranked = chunks.bm25(text).ranking(bm25_tokens(question.text), depth)
+    if budget is not None:
+        assert tokens is not None
+        ranked = list(within_budget(ranked, tokens, budget))
+    return score_retrieval(chunks, ranges, evidence, ranked, k, tokens, budget)
+
+
+def score_retrieval(
+    chunks: ChunkRanges,
+    ranges: Sequence[Range],
+    evidence: Sequence[Range],
+    taken: Sequence[int],
+    k: int,
+    tokens: Callable[[int], int] | None,
+    budget: int | None = None,
+) -> Retrieval:
+    """Chroma's scores of the chunks ``taken`` (indexes in rank order) for a question's
+    excerpt ``ranges`` (``evidence``: their union), whatever ranked them."""
+    retrieved = _union([chunks.spans[i] for i in taken])
     found = _size(_intersection(evidence, retrieved))
-    retrieved_size = sum(chunks.ends[i] - chunks.starts[i] for i in ranked)
+    retrieved_size = sum(chunks.ends[i] - chunks.starts[i] for i in taken)
     missed = sum(e - s - _size(_intersection([(s, e)], retrieved)) for s, e in ranges)
     first = next(
         (
             rank
-            for rank, i in enumerate(ranked, 1)
+            for rank, i in enumerate(taken, 1)
             if any(chunks.starts[i] < e and chunks.ends[i] > s for s, e in evidence)
         ),
         None,
     )
     return Retrieval(
-        k=k,
-        chunks=tuple(ranked),
+        k=k if budget is None else len(taken),
+        chunks=tuple(taken),
         recall=found / sum(e - s for s, e in ranges),
         precision=found / retrieved_size,
         iou=found / (retrieved_size + missed),
         first_hit_rank=first,
-        tokens=sum(tokens(i) for i in ranked) if tokens is not None else 0,
+        tokens=sum(tokens(i) for i in taken) if tokens is not None else 0,
+        budget=budget,
     )
 
 
@@ -497,18 +550,27 @@ def kept_whole(analysis: Any, questions: Sequence[Question]) -> tuple[int, int] 
 
 
 def evidence_of(
-    analysis: Any, questions: Sequence[Question], *, k: int | None = None
+    analysis: Any,
+    questions: Sequence[Question],
+    *,
+    k: int | None = None,
+    budget: int | None = None,
 ) -> Evidence | None:
-    """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts and its
-    ``top_k`` unless ``k`` is given); None when the result has no chunks."""
-    return finish(evidence_steps(analysis, questions, k=k))
+    """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts, and its
+    ``top_k`` and ``budget`` unless ``k`` or ``budget`` is given); None when the result has
+    no chunks."""
+    return finish(evidence_steps(analysis, questions, k=k, budget=budget))
 
 
 SLICE = 8  # questions per step
 
 
 def evidence_steps(
-    analysis: Any, questions: Sequence[Question], *, k: int | None = None
+    analysis: Any,
+    questions: Sequence[Question],
+    *,
+    k: int | None = None,
+    budget: int | None = None,
 ) -> Generator[None, None, Evidence | None]:
     """``evidence_of`` in small steps (the chunk ranges, the BM25 index, then ``SLICE``
     questions a step), for a page that runs one step per task; the generator's return
@@ -517,7 +579,9 @@ def evidence_steps(
     chunks = chunk_ranges(analysis)
     if chunks is None:
         return None
-    k = analysis.settings.top_k if k is None else k
+    if k is None:  # the settings' depth: their budget, else their top k
+        k = analysis.settings.top_k
+        budget = analysis.settings.budget if budget is None else budget
     text = analysis.text
     if any(all(p.found for p in anchor(text, q)) for q in questions):  # retrieval needed
         yield
@@ -526,6 +590,8 @@ def evidence_steps(
     for first in range(0, len(questions), SLICE):
         yield
         part = questions[first : first + SLICE]
-        found = check_evidence(analysis.text, chunks, part, k=k, tokens=analysis.chunk_tokens)
+        found = check_evidence(
+            analysis.text, chunks, part, k=k, tokens=analysis.chunk_tokens, budget=budget
+        )
         results += found.results
-    return Evidence(k, tuple(results))
+    return Evidence(k, tuple(results), budget)
