@@ -89,6 +89,8 @@ def field_values(key: str) -> st.SearchStrategy[object]:
     from chunker_py import FIELDS
 
     field = FIELDS[key]
+    if field.kind == "whole" and field.default is None:  # optional (Budget): empty or set
+        return st.none() | st.integers(field.low, field.high)
     if field.kind == "whole":
         return st.integers(field.low, field.high)
     if field.kind == "choice":
