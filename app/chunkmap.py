@@ -9,7 +9,7 @@ the chunk map" (or Escape on the row) returns to it.
 The map is shown from a ``MapView``, one per result, which the page (app/inspector.py)
 makes when the result is shown and replaces once the result's damage and evidence are
 found after the paint: the damage marks the chunks' edges (words in each handle's name);
-the questions' evidence (issue 19) is underlined over the chunks by a CSS highlight (the
+the Evidence check's excerpts are underlined over the chunks by a CSS highlight (the
 text's elements are not touched) and each chunk holding some names its questions. No other
 panel sets the map's marks. Every word said about a chunk (its handle's name, the detail
 line) is written here, with app/describe.py; the script only sets them. Text selected in

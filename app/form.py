@@ -69,7 +69,7 @@ def _select(field: Field) -> str:
         f'<label for="{field.element_id}">{escape(field.label)}</label>'
         f'<select id="{field.element_id}"{described}>{options}</select>{help_html}'
     )
-    if field.key == "tokenizer":  # issue 24: a model's own tokenizer.json (app/tokenizer_file.py)
+    if field.key == "tokenizer":  # Load tokenizer.json… (app/tokenizer_file.py)
         inner += (
             '<label class="button" for="tokenizer-file">Load tokenizer.json…</label>'
             '<input id="tokenizer-file" class="visually-hidden" type="file" '

@@ -94,7 +94,7 @@ class Page:
         self.preview = Preview()
         self.export = Export()
         self.records = Records()
-        # issue 11: chunk map and copy as code
+        # chunk map and copy as code
         self.chunk_map = ChunkMap(self._choose_chunk)
         self.copy_code = CopyCode()
         self.pending = False  # a recompute is scheduled for the next frame
@@ -108,7 +108,7 @@ class Page:
         # Every update gets a number; work scheduled after the paint runs only if no
         # newer update has started since (stale work is dropped, never shown).
         self.generation = 0
-        # issue 18, defect 8: the timer that says "Counting tokens…" once the edit's work
+        # long tasks: the timer that says "Counting tokens…" once the edit's work
         # in steps has lasted PENDING_STATUS_DELAY_MS, and what it says
         self.status_timer: object | None = None
         self.doing = ""
@@ -122,7 +122,7 @@ class Page:
         self.comparison_view = ComparisonView()  # what the comparison shows of this result
         self.evidence_view = EvidenceView()  # what the Evidence check shows of this result
         self.comparison = Comparison(self._apply_row)
-        self.evidence = EvidencePanel(  # issue 19
+        self.evidence = EvidencePanel(  # Evidence check
             self.source,
             apply_row=self._apply_row,
             map_selection=self._map_selection,
@@ -142,7 +142,7 @@ class Page:
         self.records.wire()
         self.export.wire()
         on(by_id("damaged-only"), "change", lambda _event: self._filter_damaged())
-        # issue 11: chunk map, copy as code, charts follow the colour scheme
+        # chunk map, copy as code, charts follow the colour scheme
         self.chunk_map.wire()
         self.copy_code.wire()
         self.comparison.wire()
@@ -262,7 +262,7 @@ class Page:
             facts = result.damage_steps()
             steps.extend([lambda: next(facts, None)] * 4)
             steps.append(lambda: self._damage(result))
-            # issue 19: a few questions per task, after the other steps' first task; the
+            # Evidence check: a few questions per task, after the other steps' first task; the
             # view as it is by then (the comparison may have given it its rows already)
             steps.append(lambda: self._drive(generation, self.evidence.work(self.evidence_view)))
             applied, self.applied = self.applied, None
@@ -282,7 +282,7 @@ class Page:
         paint: the young generation only, i.e. what that step allocated, so each turn costs
         a fraction of the step before it. One full collection after the steps walked every
         survivor since boot, the Markdown tokens of every text still cached among them
-        (~130 ms in one task on issue 18's 40-level nested list, on a busy machine)."""
+        (~130 ms in one task on the hostile documents' 40-level nested list, on a busy machine)."""
         gc.collect(0)
         self.uncollected = 0
 
@@ -349,7 +349,7 @@ class Page:
 
     def _tokens(self, result: chunker_py.Analysis) -> Iterator[None]:
         """Token figures (the tokenizer's tables loaded if new; then every chunk counted,
-        long pieces' merges in paced steps: issue 18, defect 8), and the records' counts."""
+        long pieces' merges in paced steps, so no task runs long), and the records' counts."""
         missing = app_code_missing()
         if missing is not None and not tokenizer_loaded(result.settings.tokenizer):
             self.tokens.unavailable(missing)
@@ -368,7 +368,7 @@ class Page:
             self._set_only(damaged_indices(found))
         else:  # the lists' damage words
             self._set_only(self.view.only)
-        if result is self.map_view.analysis:  # issue 11: the damage marks in the map
+        if result is self.map_view.analysis:  # the damage marks in the chunk map
             self.map_view = replace(self.map_view, damage=found)
             self.chunk_map.show(self.map_view)
         self.root.dataset.damage = "ready"
@@ -376,7 +376,7 @@ class Page:
     def _comparison(self, result: chunker_py.Analysis, applied: str | None) -> Iterator[None]:
         """The splitter comparison, then each trade-off size's damage: one split and
         damage pass per step (see ``_drive``), the long pieces' token merges before it in
-        steps of their own (issue 18, defect 8: a None from the ``_row_steps``)."""
+        steps of their own (so no task runs long: a None from the ``_row_steps``)."""
         rows: list[Row] = []
         for row in compare_row_steps(result.text, result.settings, known=result):
             if row is not None:
@@ -385,7 +385,7 @@ class Page:
         self.comparison_view = ComparisonView(rows, applied)
         self.comparison.show(self.comparison_view)
         yield
-        if result is self.evidence_view.analysis:  # issue 19: one row per step too
+        if result is self.evidence_view.analysis:  # Evidence check: one row per step too
             self.evidence_view = replace(self.evidence_view, rows=rows)
             yield from self.evidence.work(self.evidence_view)
         by_size: list[Row] = []
@@ -395,7 +395,7 @@ class Page:
             yield
         self._show_chart(replace(self.chart_view, damage=by_size))
         yield
-        if result is self.evidence_view.analysis:  # issue 19: evidence kept whole per size
+        if result is self.evidence_view.analysis:  # Evidence check: evidence kept whole per size
             self.evidence_view = replace(self.evidence_view, by_size=by_size)
             self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
@@ -420,7 +420,7 @@ class Page:
         self.chunk_map.chosen(index, self.records.bring_to(index))
 
     def _evidence_found(self, result: chunker_py.Analysis | None, found: Evidence | None) -> None:
-        """Issue 19: the evidence underlined in the chunk map and named in the records, both
+        """Evidence check: the evidence underlined in the chunk map and named in the records, both
         shown from this result's views with its evidence marks (a stale result's found
         evidence is not these views')."""
         if result is None:
@@ -434,13 +434,13 @@ class Page:
             self.records.show(self.view)
 
     def _evidence_rows(self, rows: Sequence[Row], cells: list[list[str]]) -> None:
-        """Issue 19: the comparison's evidence cells, when they are of the rows it shows."""
+        """Evidence check: the comparison's evidence cells, when they are of the rows it shows."""
         if rows is self.comparison_view.rows:
             self.comparison_view = replace(self.comparison_view, evidence=cells)
             self.comparison.show(self.comparison_view)
 
     def _evidence_sizes(self, rows: Sequence[Row], kept: dict[int, tuple[int, int]]) -> None:
-        """Issue 19: the excerpts kept whole per trade-off size, when they are of this
+        """Evidence check: the excerpts kept whole per trade-off size, when they are of this
         result's sizes (the rows whose damage the chart's view has)."""
         if rows is self.chart_view.damage:
             self._show_chart(replace(self.chart_view, evidence=kept))
@@ -529,7 +529,7 @@ class Page:
     def _count_first(
         self, text: str, chosen: Settings, notes: list[str], counting: Iterator[None]
     ) -> None:
-        """Issue 18, defect 8: the edit's work takes longer than a step (a 20,000-letter
+        """Long tasks: the edit's work takes longer than a step (a 20,000-letter
         run or a line of ZWJ emoji in tokens: 250-970 ms in one task before; a 2,000-row
         table's Markdown parse). It runs one step per task after the paint
         (``prepare_steps`` through ``_drive``; a newer edit drops it); meanwhile the
@@ -625,7 +625,7 @@ class Page:
         self.preview.show(self.view)
         self.records.show(self.view)
         self.export.show(result)
-        # issue 11: chunk map (now if on screen, else after the paint) and copy as code
+        # chunk map (now if on screen, else after the paint) and copy as code
         self.map_view = MapView(result, selected=selected)
         self.evidence_view = EvidenceView(result)
         self.chunk_map.show(self.map_view)

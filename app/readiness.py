@@ -37,7 +37,7 @@ class Readiness:
         _list("readiness-notes", view.notes)
 
     def counting(self, doing: str) -> None:
-        """The edit's long work runs in steps (issue 18, defect 8), ``doing`` says what
+        """The edit's long work runs in steps (so no task runs long), ``doing`` says what
         ("Counting tokens…"): the results below are still the previous text's until the
         verdict replaces this."""
         self._say("counting")

@@ -1,6 +1,6 @@
 """Chunk records: index, start, end, length, actual overlap and text (code-point offsets).
 The first rows are shown at once and the rest on request (see ``dom.Windowed``). After the
-paint the Evidence column names the questions whose evidence each chunk holds (issue 19)
+paint the Evidence column names the questions whose evidence each chunk holds (Evidence check)
 and the Damage column its damage; neither is part of the downloaded records.
 """
 
@@ -49,7 +49,7 @@ class Records(Windowed):
 
     def _tokens(self, index: int) -> int | str:
         # counts show once the tokenizer's tables are in and the chunk is counted: an
-        # edit's own task counts nothing (issue 18, defect 8: the first 100 rows of a
+        # edit's own task counts nothing (so no task runs long: the first 100 rows of a
         # 20,000-letter run took 190 ms to count there); the rows are drawn again once
         # every chunk is counted after the paint (the view's ``counted``)
         if not self.view.tokens_ready or self.analysis is None:

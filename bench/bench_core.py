@@ -176,7 +176,11 @@ def new_modes(repeat: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--new-modes", action="store_true", help="only the issue-7 modes")
+    parser.add_argument(
+        "--new-modes",
+        action="store_true",
+        help="only the Token window, Sentence and Markdown structure modes",
+    )
     args = parser.parse_args()
     r = 5 if args.quick else 21
     if args.new_modes:

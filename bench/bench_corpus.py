@@ -1,4 +1,4 @@
-"""Corpus benchmark (issue 22): JSONL throughput of Recursive 300/50 on a folder of real and
+"""Corpus benchmark: JSONL throughput of Recursive 300/50 on a folder of real and
 generated text, against LangChain's ``split_text`` on the same files, in the same run.
 
 Prints, as medians of interleaved rounds:

@@ -1,4 +1,4 @@
-"""The Dask path against local processes on the same corpus, same run (issue 23).
+"""The Dask path against local processes on the same corpus, same run.
 
 Two generated corpora of the same bytes (real documents' paragraphs, shuffled): few large
 files and ten times as many small ones. Each is cut by ``python -m chunker_py DIR`` (in

@@ -1,4 +1,4 @@
-"""Issue 18, defect 8: the longest task of the page on hostile documents, in every mode.
+"""Long tasks: the longest task of the page on hostile documents, in every mode.
 
     python bench/bench_long_tasks.py [--modes fixed,markdown] [--docs nested-list,table]
         [--dist dist --port 8812]
@@ -22,10 +22,10 @@ document (milliseconds, performance.now() in the page):
 - render: the longest task in which no Python step ran (the browser's style, layout and
   paint of what a step built);
 - full gc: one full cycle collection right after (``gc.collect()``, timed in the page):
-  what the page paid in one task after the steps before issue 18's fix, and pays now only
+  what the page paid in one task after the steps before the edit's work was paced, and pays now only
   once the page has been idle for 5 s (app/inspector.py IDLE_COLLECT_MS).
 
-The bar (issue 18): no task over 200 ms. Times on a busy machine are longer for every
+The bar: no task over 200 ms. Times on a busy machine are longer for every
 document alike; the ratios to prose are what to compare across runs.
 Results: bench/results/long_tasks.json.
 """

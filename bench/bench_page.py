@@ -11,7 +11,7 @@
    20 000 code points) on 20 000 code points of tests/data/user_guide.txt:
    (a) default settings (recursive, 300/50); (b) a setting yielding close to but at most
    2 000 chunks (the chunk size is chosen here with chunker_py). (c) Sentence mode 300/50
-   (issue 20: its p95 no worse than (a)'s, Recursive mode's, in the same run). Times are
+   (its p95 no worse than (a)'s, Recursive mode's, in the same run). Times are
    performance.now() in the page: from the keydown event's time stamp (when the browser got
    the key, so a key waiting behind earlier work counts its wait) to the first animation frame after
    #app[data-state] is "ready" again ("frame"), and to a task queued in that frame, i.e.
@@ -68,7 +68,7 @@ from sitebuild.site import Site  # noqa: E402
 
 GUIDE = ROOT / "tests" / "data" / "user_guide.txt"
 DEFAULTS = {"mode": "recursive", "chunk_size": "300", "chunk_overlap": "50"}
-# issue 12: first result at half a bare boot; keystroke p95 at the JS peer's (ChunkViz:
+# the speed bars: first result at half a bare boot; keystroke p95 at the JS peer's (ChunkViz:
 # p50 ~12 ms, p95 ~16 ms at 300 on this class of machine), one 60 Hz frame after the key
 TARGETS = {"boot_ratio": 0.5, "p95_default": 16.0, "p95_2000": 16.0}
 TRADEOFF_CHART, SIZES_CHART = "tradeoff-chart", "sizes-chart"
@@ -457,7 +457,7 @@ VARIANTS: dict[str, dict[str, list[tuple[str, str]]]] = {
     "no-typing-pause": {
         "app/main.py": [(START, "inspector.TYPING_GAP_MS = 0\n" + START)],
     },
-    # Evidence check (issue 19): no questions at all (the page ships the sample's three),
+    # Evidence check: no questions at all (the page ships the sample's three),
     # or 50 questions on the measured text (one excerpt each, spread over the text).
     "no-questions": {
         "app/main.py": [
@@ -573,7 +573,7 @@ def report(results: dict[str, Any], runs: int) -> None:
         )
     lines.append(f"{'keystroke latency (ms)':34} {'p50':>7} {'p95':>7} {'max':>7}  target p95")
     latency_cases = [("default", TARGETS["p95_default"]), ("near_2000", TARGETS["p95_2000"])]
-    if "sentence" in results:  # issue 20: no worse than Recursive mode's p95 (same run)
+    if "sentence" in results:  # no worse than Recursive mode's p95 (same run)
         latency_cases.append(("sentence", None))
     for name, target in latency_cases:
         r = results[name]

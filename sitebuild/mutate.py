@@ -80,7 +80,7 @@ MUTANTS = (
         "position + bisect_right(self._astral, position - 1)",
         "position + bisect_right(self._astral, position)",
     ),
-    # survivors of a sampled run (issue 17), killed since
+    # survivors of a sampled run, killed since
     Mutant(
         "an abbreviation of exactly the maximum length refused",
         "len(item) > MAX_ABBREVIATION_LENGTH",

@@ -73,7 +73,7 @@ SNAPSHOT_LAZY = (
     "markdown_it.cli",
     "markdown_it.cli.parse",
     "chunker_py.text.front_matter",
-    # the tokenizer.json reader (issue 24): its package imports nothing until first use
+    # the tokenizer.json reader: its package imports nothing until first use
     *(
         f"chunker_py.tokenizers.hf.{name}"
         for name in (

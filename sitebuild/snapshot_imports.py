@@ -33,7 +33,7 @@ is spelt the same there):
 - ``sys._chunk_inspector_precompiled``: the paths whose code PyScript's package was served
   from the code compiled here (see ``install_code_cache``); the tests read it.
 
-What the page never reads is left out of the heap (issue 21: the snapshot is the largest
+What the page never reads is left out of the heap (the snapshot is the largest
 download of a first visit): every module imported since Python started, Pyodide's own and
 the page's, was compiled without its functions' docstrings and without the column ranges
 of its code's locations (sitebuild/snapshot_site.py, the maker's ``sitecustomize``;
@@ -222,7 +222,7 @@ CODEC_CALLS = {"encode", "decode", "lookup", "getincrementaldecoder", "getincrem
 def codec_names(source: str) -> set[str]:
     """Every codec named by a string literal in a ``.encode(...)``, ``.decode(...)`` or
     ``codecs`` look-up call in ``source``. A codec is imported (``encodings.utf_16_le`` ...)
-    on its first use, by no import statement: issue 18, defect 8, the first emoji pasted
+    on its first use, by no import statement: before this, the first emoji pasted
     imported two and fetched the whole standard library in the edit's task."""
     return {
         node.args[0].value

@@ -22,7 +22,7 @@
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
 
-// Zeroes the heap's unused bytes before the snapshot is taken (issue 21: the snapshot is the
+// Zeroes the heap's unused bytes before the snapshot is taken (the snapshot is the
 // largest download of a first visit). malloc's free chunks and the stack below its pointer
 // keep the bytes they held when last used; zeros cost almost nothing in the gzip (8.15 ->
 // 7.1 MB here) and nothing reads them: a free chunk keeps its own header words (size, bin

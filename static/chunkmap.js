@@ -131,7 +131,7 @@ const place = (node, p, empty) => {
   setMarks(node, "", "", "");
 };
 
-// A long line is cut into blocks too (issue 18, defect 8: 20,000 code points without a
+// A long line is cut into blocks too (so no task runs long: 20,000 code points without a
 // line break were one block, laid out whole on every edit, 50-240 ms): a block ends at the
 // first piece end after BLOCK_UNITS UTF-16 units that follows white space, or after twice
 // as many at any piece end, but only where a grapheme cluster ends: never inside a ZWJ
@@ -143,7 +143,7 @@ const BLOCK_UNITS = 1000;
 // increasing order, so each question segments only the text from the last cluster start
 // found (a cluster boundary is a safe place to start: UAX #29's rules look back no further
 // than the cluster they are in) to a little past `at`. `containing` on the whole text
-// scanned it from its start on each question when no boundary was near (issue 18, defect 8:
+// scanned it from its start on each question when no boundary was near (a long task:
 // 20,000 code points of ZWJ emoji, ~30 ms an edit). The segmenter is made on the first
 // question only: most texts' lines are short.
 const AFTER_UNITS = 32; // text after `at` handed to the segmenter (its rules look back)
@@ -273,7 +273,7 @@ const wireChunkMap = (root, panel) => {
   });
 };
 
-// -- Evidence (issue 19): the questions' excerpts underlined over the chunks, with the CSS
+// -- Evidence check: the questions' excerpts underlined over the chunks, with the CSS
 // Custom Highlight API (no element is added or changed: the text stays as textContent put
 // it), and each chunk holding evidence names its questions (data-evidence; the handle's
 // name and the detail line say so, from app/chunkmap.py). The map's text nodes hold the source text in order, so a

@@ -115,7 +115,7 @@ def split_range(
     # the two functions below call each other through this dict, emptied at the end: were
     # they to name each other, they would form a reference cycle that kept the job and
     # the text's index (its Markdown parse, sentences ...) alive until the cycle collector
-    # ran (issue 22)
+    # ran
     calls: dict[str, Callable[[int, int, Sequence[Separator], Sink], None]] = {}
 
     def split(start: int, end: int, seps: Sequence[Separator], sink: Sink) -> None:

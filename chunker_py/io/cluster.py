@@ -1,4 +1,4 @@
-"""Cutting a corpus on a Dask cluster (issue 23): ``--dask SCHEDULER_ADDRESS``.
+"""Cutting a corpus on a Dask cluster: ``--dask SCHEDULER_ADDRESS``.
 
 Every file is cut on the cluster's workers by the same ``corpus.cut`` as a local run,
 through the ``concurrent.futures`` executor Dask's client offers

@@ -1,5 +1,5 @@
 """Cutting a corpus: one function per file, run in order on any ``concurrent.futures``
-executor (issue 22; the streamed and cluster runs of issue 23 call the same function).
+executor (the streamed and cluster runs call the same function).
 
 ``cut(task, output)`` reads one file, splits it and renders its whole output (JSONL, CSV,
 a summary line or comparison lines) in one go, or says why the file was refused: a file
@@ -311,7 +311,7 @@ def cut_corpus(
 # A command-line run cuts with automatic cycle collection off (``collector_off``): cutting
 # a file makes no reference cycle (tests/core/corpus/test_no_cycles.py), so collections
 # freed nothing, yet walked the Markdown parse and sentences of the files being cut (~6 %
-# of a run's CPU, issue 22). ``Collected`` runs a full collection every ``COLLECT_EVERY``
+# of a run's CPU). ``Collected`` runs a full collection every ``COLLECT_EVERY``
 # files cut in its process, for what other paths leave (a refused file's traceback).
 COLLECT_EVERY = 64
 _cut_since_collection = 0
@@ -406,7 +406,7 @@ def cut_beside(
 # What a first file makes a process load or build once (markdown-it and its parser, the
 # sentence rules, the grapheme tables, the JSON writer's and the tokenizer's state): a
 # fence, a table, a list, a heading, sentences, an astral character, a line break of each
-# kind. The first texts measured (issue 22: markdown-it alone is ~45 ms to import).
+# kind. The first texts measured (markdown-it alone is ~45 ms to import).
 WARM_UP_TEXT = (
     "---\ntitle: a\n---\n# Heading\n\nOne sentence. Dr. Two, 2.5 ok? Yes!\r\n"
     "\n- item one\n1. item two\n\n> quoted\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"

@@ -122,8 +122,8 @@ def to_jsonl(analysis: Analysis, metadata: Any = None) -> str:
 
 
 def line_unsafe(text: str) -> bool:
-    """Whether ``_JSON_UNSAFE`` matches in ``text``, found without a regex scan (issue 22:
-    on a non-ASCII text the scan took ~7 % of the JSONL writer's time): an ASCII text
+    """Whether ``_JSON_UNSAFE`` matches in ``text``, found without a regex scan (on a
+    non-ASCII text the scan took ~7 % of the JSONL writer's time): an ASCII text
     holds none; else one of the three line separators, or a lone surrogate, which is
     exactly what a strict UTF-8 encoding refuses."""
     if text.isascii():

@@ -1,4 +1,4 @@
-"""A splitter per document (seed 000's per-document splitter): ``--rules FILE``.
+"""A splitter per document (RagBuilder's per-document splitter): ``--rules FILE``.
 
 The file is TOML, a list of rules tried in order; the first whose glob matches a file's
 path (see ``sources.matches``) gives its settings, and files no rule matches get the

@@ -1,4 +1,4 @@
-"""Which files a corpus run reads, and the source name of each (issue 22).
+"""Which files a corpus run reads, and the source name of each.
 
 Files are taken as given; folders are walked recursively (symbolic links followed, each real
 folder once, so a link loop ends), keeping the files their ``include`` globs match and no

@@ -1,4 +1,4 @@
-"""Streamed documents (seed 002): chunks of a text stream through one fixed buffer.
+"""Streamed documents (as FluentChunker streams a TextReader): one fixed buffer.
 
 A document larger than memory is read forward once through a buffer of ``buffer_size``
 code points (262,144 by default). Each full buffer is cut at a **seam** and the part

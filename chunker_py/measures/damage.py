@@ -1,4 +1,5 @@
-"""Damage figures (SPEC.md "Damage", seed 004): what a result breaks, for any mode.
+"""Damage figures (docs/decisions.md "Damage", after the chunk-damage study): what a
+result breaks, for any mode.
 
 Everything is computed from the spans, with the Markdown parse, the sentences and the
 grapheme data cached per text (``per_text``), so a settings change re-parses nothing
@@ -229,7 +230,7 @@ def text_facts(index: TextIndex, settings: Settings) -> Iterator[None]:
     sentence edges, the grapheme boundaries), one per step; each is kept per text, so a
     caller can spread them over several tasks before ``assess`` (the page does). The
     Markdown block tokens and the outline made from them are a step each (~30 ms CPU in
-    CPython each on a 2,000-row table: issue 18, defect 8)."""
+    CPython each on a 2,000-row table: too long for one task)."""
     markdown_tokens(index)
     yield
     markdown_outline(index)
@@ -290,7 +291,7 @@ def assess(
         over = (end - start if length is None else length(text, start, end)) > size
         # mid_word and grapheme boundaries at each edge inside the text; their common
         # case (no letter or digit on both sides; both sides below U+0300, where only
-        # CR LF holds together) is decided here without a call (issue 22)
+        # CR LF holds together) is decided here without a call
         words = splits = 0
         for edge in (start, end):
             if 0 < edge < n:

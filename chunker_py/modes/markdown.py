@@ -1,4 +1,5 @@
-"""Markdown structure mode (seeds 000 and 002): sections, whole blocks, breadcrumbs.
+"""Markdown structure mode (after RagBuilder's MarkdownTextSplitter and FluentChunker):
+sections, whole blocks, breadcrumbs.
 
 Every heading at or above ``Split at heading level`` starts a section and no chunk spans
 two sections. Within a section whole blocks are packed up to the chunk size (no overlap).

@@ -145,7 +145,7 @@ MODES: dict[str, Mode] = {
             "window cut inside a character ends in U+FFFD where Token window moves the cut to "
             "the character's end.",
             stream_seam="space",
-            # seed 004's token window: the same size and overlap, counted in tokens
+            # the chunk-damage study's token window: the same size and overlap, counted in tokens
             compare_rows=(CompareRow("token-window", "Token window", 7),),
         ),
     )

@@ -1,4 +1,5 @@
-"""Sentence mode (seed 002): whole sentences packed up to the chunk size.
+"""Sentence mode (after FluentChunker's sentence-aware chunking): whole sentences packed
+up to the chunk size.
 
 Sentences come from ``text.sentences`` (cached per text). The whitespace between sentences is
 kept inside a chunk; overlap repeats whole trailing sentences that fit in it. A sentence

@@ -76,7 +76,7 @@ class Analysis:
 
     def token_steps(self) -> Iterator[int]:
         """Each chunk's tokens counted in steps (the work done, as ``count_steps`` yields
-        it); ``tokens`` then reads them from the tokenizer's cache (issue 18, defect 8)."""
+        it); ``tokens`` then reads them from the tokenizer's cache (so no task runs long)."""
         if self.error is not None or "tokens" in self.__dict__:
             return
         count_steps = get_tokenizer(self.settings.tokenizer).count_steps

@@ -33,7 +33,7 @@ def result_error(text: str, count: int, max_chunks: int | None) -> ResultError |
 
 
 def output_budget(length: int) -> int:
-    """Most code points the chunks may hold with their prefixes (seed 000)."""
+    """Most code points the chunks may hold with their prefixes (RagBuilder's limit)."""
     return max(65_536, 32 * length)
 
 

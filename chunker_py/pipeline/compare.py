@@ -1,4 +1,5 @@
-"""The splitter comparison (SPEC.md "Comparison", seed 004's side-by-side table).
+"""The splitter comparison (docs/decisions.md "Comparison", after the chunk-damage
+study's side-by-side table).
 
 One row per splitter on the same text, sized by the current settings: every field the row
 does not name (size, overlap, heading level, abbreviations, separators ...) is the current
@@ -134,7 +135,7 @@ def _row_steps(
     """The rows of ``wanted`` (key, label, settings, current), one analysis per row;
     ``known`` is an analysis of ``text`` already at hand, reused where it fits.
 
-    Issue 18, defect 8: the byte-pair merges of long pieces (a 20,000-letter run, a line of
+    Long tasks: the byte-pair merges of long pieces (a 20,000-letter run, a line of
     emoji: ~90 ms CPU in CPython for the Token window row) are made first, cut into steps
     of ``MERGE_STEP`` heap entries, each followed by a None: the text's pieces, the token
     windows' pieces, then each chunk's. They only fill the tokenizer's caches, so the row's
@@ -162,8 +163,8 @@ PARSE_APART_LINES = 1_000  # a Markdown text this long (~30+30 ms CPU in CPython
 def prepare_steps(text: str, settings: Settings) -> Iterator[None]:
     """What ``analyse(text, settings)`` does at length, done first in steps (a None at
     each pause, as ``compare_row_steps``' rows), for a caller that runs one step per task:
-    the analysis then finds it in the caches and is the same with or without it (issue 18,
-    defect 8: the page's edit merged a 20,000-letter run or a line of ZWJ emoji in tokens,
+    the analysis then finds it in the caches and is the same with or without it (before,
+    the page's edit merged a 20,000-letter run or a line of ZWJ emoji in tokens,
     or parsed a 2,000-row table, in one task).
 
     - In Markdown structure mode, a text of ``PARSE_APART_LINES`` lines or more not parsed

@@ -26,7 +26,7 @@ class _Utf16:
     order (a pass over the spans): the astral code points between the offset asked last
     and the next one are counted by encoding that stretch in C, so a pass encodes the
     text about once, and an index of every astral code point (one Python object each:
-    ~20 ms on 20,000 code points of ZWJ emoji in the page, issue 18) is built only for a
+    ~20 ms on 20,000 code points of ZWJ emoji in the page) is built only for a
     text with few of them (``_AstralIndex``)."""
 
     __slots__ = ("_extra", "_last", "_text")
@@ -48,7 +48,7 @@ class _Utf16:
 
 class _AstralIndex:
     """UTF-16 offsets of a text with few astral code points (``FEW_ASTRAL``): their
-    positions, found once, and a binary search per offset (issue 22: the cursor's
+    positions, found once, and a binary search per offset (the cursor's
     encodings were ~60 % of ``located``'s time on the corpus' files with emoji)."""
 
     __slots__ = ("_positions",)
@@ -97,7 +97,7 @@ def located(
     line_starts = _line_starts(text_index(text))
     prev_start, prev_end = spans[first - 1][:2] if first > 0 else (0, 0)
     # min and max as comparisons, no call for a UTF-16 offset equal to the code point's:
-    # a record's fields are much of the JSONL writer's time (issue 22)
+    # a record's fields are much of the JSONL writer's time
     for index in range(first, stop):
         start, end, whole, meta = spans[index]
         if index:

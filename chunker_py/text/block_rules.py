@@ -1,4 +1,4 @@
-"""markdown-it-py's block rules, each called only on a line where it can match (issue 22).
+"""markdown-it-py's block rules, each called only on a line where it can match.
 
 markdown-it tries every block rule, in order, on every line it starts a block at, and every
 rule that may interrupt a paragraph on every line of a paragraph (twice: the setext-heading

@@ -60,7 +60,7 @@ def line_bounds(text: str) -> tuple[list[int], list[int]]:
         ends.append(len(text))
         return starts, ends
     # LF only (most texts): a line ends its length past one after the previous end (the
-    # last one at len(text)), counted in C (issue 22: a third of the match loop's time)
+    # last one at len(text)), counted in C (a third of the match loop's time)
     ends = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=-1))
     del ends[0]
     starts = [0, *map((1).__add__, ends[:-1])]
@@ -105,7 +105,7 @@ def _parser(normalize: bool = True) -> Any:
 def parse_tokens(text: str) -> list[Any]:
     """markdown-it's block tokens for ``text``."""
     # markdown-it's first rule, ``normalize``, only turns CR LF and CR into LF and NUL
-    # into U+FFFD, but rewrites every LF to do so (issue 22: ~5 % of the parse): a text
+    # into U+FFFD, but rewrites every LF to do so (~5 % of the parse): a text
     # with neither CR nor NUL skips it
     normalize = "\r" in text or "\0" in text
     return list(_parser(normalize).parse(text))

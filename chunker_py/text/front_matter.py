@@ -1,5 +1,5 @@
-"""YAML front matter of a Markdown file, read as flat ``key: value`` pairs (seed 002's
-document metadata).
+"""YAML front matter of a Markdown file, read as flat ``key: value`` pairs (FluentChunker's
+document-level metadata).
 
 Only the simple front matter that documentation sites write is read: a first line ``---``,
 then ``key: value`` lines, then a line ``---`` or ``...``. Values are strings, except

@@ -9,7 +9,7 @@ from typing import TypeVar
 T = TypeVar("T")
 
 # heap entries taken between two yields of bpe.merge_long_steps (~1 us each in CPython):
-# a 20,000-letter piece is then ~9 steps of ~5 ms in CPython (issue 18, defect 8). Here,
+# a 20,000-letter piece is then ~9 steps of ~5 ms in CPython, short enough for one task. Here,
 # not in bpe (loaded on first use), since the comparison paces its steps by it.
 MERGE_STEP = 4096
 
@@ -68,8 +68,8 @@ class Tokenizer(ABC):
         return self._counts.get(text)
 
     def count_steps(self, text: str) -> Generator[int, None, int]:
-        """``count`` in steps: long pieces' merges yield the work done now and then (issue
-        18, defect 8: see ``paced``; the page runs one step per task). Same result and
+        """``count`` in steps: long pieces' merges yield the work done now and then (see
+        ``paced``; the page runs one step per task). Same result and
         cache as ``count``."""
         cached = self._counts.get(text)
         if cached is None:

@@ -147,7 +147,7 @@ def ascii_pattern(pattern: str) -> str:
     ``class_code(ord(c))`` is in the original one (``c`` itself if ``c`` is a literal, which
     stands for itself in both; else its code, which the rewrite replaced by ``c`` among
     others), and class codes occur only inside classes (``[...]``) of these patterns. So
-    both patterns take the same paths and give the same spans (issue 22: a count then needs
+    both patterns take the same paths and give the same spans (a count then needs
     no ``str.translate`` and no slicing; tests/core/tokenizers/test_ascii_split.py).
     """
     members: dict[str, str] = {code: "" for code in CODES}
@@ -192,9 +192,9 @@ def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, No
     A heap of (rank, start, end) over a list: the leftmost-lowest pair of the scan is the
     heap's smallest (rank, start), since parts are ordered by start. Stale entries (a part
     that has since changed) are skipped. Each entry is one int, rank, start and end packed
-    (int comparisons instead of tuples', issue 18: ~25-35 % less time on a 20,000-letter or
+    (int comparisons instead of tuples': ~25-35 % less time on a 20,000-letter or
     70,000-byte emoji piece); a part merged into the one before it has ``nxt`` -1. The
-    page runs the steps one task each (issue 18, defect 8).
+    page runs the steps one task each, so no task runs long.
     """
     size = len(piece)
     shift = (size + 1).bit_length()
@@ -318,7 +318,7 @@ class BpeTokenizer(Tokenizer):
         """``_count_text_steps`` of the text ``" ".join(words)``, cut at spaces that each
         follow a character outside the patterns' whitespace class (or at none but such
         spaces): the count of its first word plus, for each later word, the count of a
-        space and that word, each cached (issue 22: no split pattern and no translation per
+        space and that word, each cached (no split pattern and no translation per
         chunk once its words are known: a count takes a quarter less time, a text beyond
         ASCII far less).
 
@@ -359,7 +359,7 @@ class BpeTokenizer(Tokenizer):
         """A text's count from its pieces (the split pattern over the whole text)."""
         if not text.isascii():
             return (yield from self._count_pieces_steps(text))
-        # the usual case (issue 22: ~1/3 of a count): an ASCII text is split by the ASCII
+        # the usual case (~1/3 of a count): an ASCII text is split by the ASCII
         # pattern (the same spans as ``_count_pieces_steps``' split, over the text itself,
         # so no translation and no slicing) and, when its pieces are all cached, counted
         # in C-level passes; a None (a piece not yet cached) makes ``len`` raise, and the

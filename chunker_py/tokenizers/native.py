@@ -54,6 +54,6 @@ class NativeBpeTokenizer(BpeTokenizer):
         """A whole text's count by tiktoken, in one step. The pure tokenizer's word-by-word
         counts (``BpeTokenizer._count_words_steps``) come first: tiktoken counts only the
         words not yet counted and the texts not cut into words, so ``--tiktoken`` keeps
-        the word caches (issue 22: without them it took 1.10x the pure counts' CPU)."""
+        the word caches (without them it took 1.10x the pure counts' CPU)."""
         return len(self._encode(tiktoken_text(text)))
         yield  # a generator that returns at once

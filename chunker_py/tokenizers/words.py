@@ -1,4 +1,4 @@
-"""words: runs of characters between whitespace (seed 000's TokenTextSplitter unit).
+"""words: runs of characters between whitespace (RagBuilder's TokenTextSplitter unit).
 
 Whitespace is Unicode's White_Space property, frozen (the same table as tiktoken's
 ``\\s``): spaces, tabs, line breaks, NBSP, U+0085, U+2028 ... but not U+FEFF or U+200B.

@@ -62,7 +62,7 @@ def free_chunk_bytes(heap: bytes, base: int, end: int) -> tuple[int, int]:
 
 
 def test_the_snapshot_ships_its_heap_s_free_memory_as_zeros(site) -> None:
-    """Issue 21: free malloc chunks kept the bytes they last held, ~1 MB of the gzip; the
+    """First visit's bytes: free malloc chunks kept the bytes they last held, ~1 MB of the gzip; the
     maker zeroes them. The walk over the shipped heap must land on the break the maker
     reported, past thousands of free chunks, none of them holding a non-zero byte."""
     raw = gzip.decompress((site.root / site.snapshot).read_bytes())
@@ -81,7 +81,7 @@ def snapshot_report(site) -> dict:
 
 
 def test_the_snapshot_s_heap_is_slimmed_before_it_is_saved(site) -> None:
-    """Issue 21: every module is compiled without its functions' docstrings and its code
+    """First visit's bytes: every module is compiled without its functions' docstrings and its code
     locations' columns from Python's start (sitebuild/snapshot_site.py, the maker's
     sitecustomize), modules and classes lose their docstrings and the maker's own names in
     __main__ go before the heap is saved (snapshot_imports.py: drop_docstrings,

@@ -140,7 +140,7 @@ def merged_lines(code: types.CodeType) -> list[tuple[int, int, int | None]]:
 
 
 def test_lines_only_keeps_every_instruction_s_line_and_drops_the_columns() -> None:
-    """Issue 21: the snapshot's code objects keep their lines (tracebacks name file, line
+    """First visit's bytes: the snapshot's code objects keep their lines (tracebacks name file, line
     and function) without column ranges (~200 KB of the brotli copy)."""
     for source in (LOCATED, Path(snapshot.__file__).read_text("utf-8")):
         for code in code_objects(compile(source, "located.py", "exec")):

@@ -1,4 +1,4 @@
-"""The page's standard library (issue 21): stdlib.zip holds what the page imports, each file
+"""The page's standard library: stdlib.zip holds what the page imports, each file
 with the bytes of Pyodide's python_stdlib.zip, and app/boot_finders.py's FullStdlibOnDemand
 finds every other module in the whole zip, fetching it once, only for a module that is
 there."""
@@ -66,7 +66,7 @@ def test_the_finder_fetches_the_whole_zip_once_and_only_for_its_modules(tmp_path
 
 
 def test_stdlib_zip_holds_every_codec_the_page_names(site) -> None:
-    """Issue 18, defect 8: a codec is imported on first use, by no import statement, so the
+    """Long tasks: a codec is imported on first use, by no import statement, so the
     recording missed ``utf-16-le`` and ``utf-32-le`` (named in ``.encode`` calls) and the
     first emoji pasted fetched the whole standard library, synchronously, in the edit's
     task. Every codec named in chunker_py's and the page's code, and each one

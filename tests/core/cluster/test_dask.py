@@ -1,4 +1,4 @@
-"""Cutting a corpus on a real Dask cluster (issue 23): a LocalCluster of two worker
+"""Cutting a corpus on a real Dask cluster: a LocalCluster of two worker
 processes gives the local run's output byte for byte, the run's shared part reaches each
 worker once, and a worker killed mid-run is survived (the file retried, or reported)."""
 

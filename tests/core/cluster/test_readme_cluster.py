@@ -1,4 +1,4 @@
-"""The README's Dask examples run as written (issue 23): the LocalCluster script, and the
+"""The README's Dask examples run as written: the LocalCluster script, and the
 remote-scheduler one with ``DASK_SCHEDULER_ADDRESS`` naming a running scheduler; both
 print the records of ``--jobs 1``."""
 

@@ -1,4 +1,4 @@
-"""The corpus command line (issue 22): refused files, rules, metadata, parallel runs and
+"""The corpus command line: refused files, rules, metadata, parallel runs and
 the corpus lines of ``--format summary`` and ``compare``."""
 
 from __future__ import annotations

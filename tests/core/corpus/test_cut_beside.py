@@ -1,4 +1,4 @@
-"""``--jobs N`` on Linux (issue 22, speed): ``cut_beside`` cuts files in this process
+"""``--jobs N`` on Linux (corpus speed): ``cut_beside`` cuts files in this process
 beside N - 1 forked workers and must give exactly what one process cutting the files one
 after another gives (``cut_corpus`` without an executor), in the same order."""
 
@@ -414,7 +414,7 @@ print(next(d.name for d in done if d.name.startswith("[")))
 def test_a_worker_inherits_what_a_first_file_loads(tmp_path: Path, fmt: str, rules: str) -> None:
     """Before it forks, ``cut_beside`` cuts a sample with each splitter of the run, so
     its worker does not import markdown-it, the grapheme tables ... again on its first
-    file (issue 22: ~45 ms more CPU for ``--jobs 2`` than ``--jobs 1``). Failed before
+    file (~45 ms more CPU for ``--jobs 2`` than ``--jobs 1``). Failed before
     the warm-up: the worker's first file imported 83 modules (markdown_it, the token
     tables' modules ...)."""
     import subprocess

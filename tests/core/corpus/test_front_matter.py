@@ -1,5 +1,5 @@
-"""Front matter as flat metadata (seed 002): equal to PyYAML's safe loader on the flat
-subset it reads, and nothing guessed outside it."""
+"""Front matter as flat metadata (FluentChunker's document-level metadata): equal to
+PyYAML's safe loader on the flat subset it reads, and nothing guessed outside it."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``--jobs N``'s process pool (issue 22, speed): workers forked with the parent's
+"""``--jobs N``'s process pool (corpus speed): workers forked with the parent's
 objects frozen for the garbage collector, the parent's collector left as it was."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cutting a file leaves no reference cycles (issue 22): everything it built is freed by
+"""Cutting a file leaves no reference cycles: everything it built is freed by
 reference counting as soon as it is dropped, so a command-line run can cut with the cycle
 collector off (``io/corpus.py``'s ``Collected``) and its memory stays flat. Before, the
 recursive splitter's two inner functions named each other, and that cycle held the job

@@ -1,4 +1,4 @@
-"""Every command of the README's command line runs as written (issue 22), and `pip install .`
+"""Every command of the README's command line runs as written, and `pip install .`
 into a fresh virtual environment gives a working `chunker-py` without any test dependency."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A rules file's ``tokenizer_file`` key (issue 24 with issue 22's rules): the files a
+"""A rules file's ``tokenizer_file`` key (a model's own tokenizer in a rules file): the files a
 rule matches are sized in that tokenizer.json's tokens, counted as HF tokenizers counts
 them; the others keep the command line's tokenizer; a bad key stops the run."""
 

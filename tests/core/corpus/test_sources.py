@@ -1,4 +1,4 @@
-"""Which files a corpus run reads and what each is named (issue 22): folder walks, globs,
+"""Which files a corpus run reads and what each is named: folder walks, globs,
 symbolic-link loops, unreadable entries, duplicate names."""
 
 from __future__ import annotations

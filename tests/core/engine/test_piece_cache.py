@@ -1,4 +1,4 @@
-"""The recursive splitter's piece cache (issue 12) never changes a result.
+"""The recursive splitter's piece cache (a keystroke's speed) never changes a result.
 
 A long piece's chunks are kept by its text and settings and replayed at its new offset
 after an edit. Each example fills the cache with one text under several settings of every

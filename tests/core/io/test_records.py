@@ -215,6 +215,6 @@ def test_jsonl_with_a_shared_tail_equals_each_record_dumped_whole(
 @example(text="\ud83d\ude00")
 @example(text="\u2027\u202a\x84\x86")
 def test_line_unsafe_is_the_regex_scan_it_replaces(text: str) -> None:
-    """``to_jsonl``'s test for a character to escape in the whole output (issue 22: no
+    """``to_jsonl``'s test for a character to escape in the whole output (no
     regex scan of the text) against the scan it replaced."""
     assert line_unsafe(text) == (re.search("[\x85\u2028\u2029\ud800-\udfff]", text) is not None)

@@ -377,7 +377,7 @@ def test_damage_is_unchanged_by_recomputing(text: str, settings: Settings) -> No
         ("mid_word_edges", "mid_word_edges"),
         ("split_grapheme_edges", "split_grapheme_edges"),
         ("over_size", "over_size"),
-    ):  # each count is its chunks' sum (issue 22: they are summed over damaged ones only)
+    ):  # each count is its chunks' sum (they are summed over damaged ones only)
         assert getattr(d, count) == sum(getattr(c, per_chunk) for c in d.chunks), count
     assert all(0 <= c.mid_word_edges <= 2 and 0 <= c.split_grapheme_edges <= 2 for c in d.chunks)
     assert not d.chunks[-1].ends_mid_sentence and not d.chunks[0].starts_mid_sentence

@@ -59,7 +59,7 @@ CASES = [
     # Hebrew
     ("זה משפט. זה עוד משפט! ומה?", ["זה משפט.", "זה עוד משפט!", "ומה?"]),
     # Thai: a Latin dot before a caseless letter ends a sentence, and so does a space
-    # between Thai letters (seed 002's known limit "Thai splits only at punctuation", lifted)
+    # between Thai letters (FluentChunker's known limit "Thai splits only at punctuation", lifted)
     ("ประโยคแรก. ประโยคที่สอง", ["ประโยคแรก.", "ประโยคที่สอง"]),
     ("ประโยคแรก ประโยคที่สอง", ["ประโยคแรก", "ประโยคที่สอง"]),
     # Spanish openers
@@ -80,7 +80,7 @@ CASES = [
     ("End. “Quoted start.” Next.", ["End.", "“Quoted start.”", "Next."]),
     ("「東京」に行きました。「はい」", ["「東京」に行きました。", "「はい」"]),
     # an ellipsis ends a sentence before a capital, not before a lower-case word (it was
-    # never a terminator before issue 20)
+    # never a terminator in the first sentence rules)
     ("Wait… What now? And then… nothing.", ["Wait…", "What now?", "And then… nothing."]),
     # built-in abbreviations (EN/DE/FR/ES), case-insensitive, dot optional in the list
     ("Dr. Smith met Mr. Jones. They talked.", ["Dr. Smith met Mr. Jones.", "They talked."]),
@@ -114,7 +114,7 @@ def test_user_abbreviations(text: str, abbreviations: tuple[str, ...], expected:
 
 
 def test_german_ordinal_no_longer_ends_a_sentence() -> None:
-    """Seed 002's known limit, solved (issue 20): "am 3. Oktober" is one sentence."""
+    """FluentChunker's known limit, solved: "am 3. Oktober" is one sentence."""
     assert split("Wir treffen uns am 3. Oktober in Berlin.") == [
         "Wir treffen uns am 3. Oktober in Berlin."
     ]
@@ -161,7 +161,7 @@ OPENING = [
     "„Ja",
     '"Yes',
     "(Aside",
-    "3 of",  # "3." alone would be a list marker (issue 20), not a sentence
+    "3 of",  # "3." alone would be a list marker, not a sentence
     "Dr. Who",
 ]
 # A sentence that opens a quotation or a bracket closes it (a terminator inside an open

@@ -1,4 +1,4 @@
-"""The splitter comparison in steps (issue 18, defect 8): the page computes one row per
+"""The splitter comparison in steps (so no task runs long): the page computes one row per
 task, so no task holds the seven splits and damage passes of the whole comparison (a
 40-level nested list in Markdown structure mode held the page for 693 ms in one task).
 
@@ -90,12 +90,12 @@ def test_damage_in_steps_equals_damage_at_once() -> None:
 def test_long_pieces_are_merged_in_steps_before_each_row(
     monkeypatch: pytest.MonkeyPatch, mode: str
 ) -> None:
-    """Issue 18, defect 8: a 20,000-letter run is one BPE piece; the Token window row
+    """Long tasks: a 20,000-letter run is one BPE piece; the Token window row
     merged it (and each window's piece) inside its one step. The steps of
     ``compare_row_steps`` merge the long pieces in pauses (the Nones) before each row,
     a pause a few thousand heap entries long, so the step that yields a row merges none;
     the rows are ``compare``'s."""
-    letters = random.Random(f"issue 18 {mode}")  # a text no other test has cached
+    letters = random.Random(f"long piece {mode}")  # a text no other test has cached
     text = "".join(letters.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(20_000))
     tokenizer = chunker_py.get_tokenizer("cl100k_base")
     monkeypatch.setattr(tokenizer, "_pieces", {})
@@ -145,7 +145,7 @@ def test_long_pieces_are_merged_in_steps_before_each_row(
 def test_the_text_is_parsed_in_a_step_of_its_own_before_the_first_row(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 18, defect 8: the first row's step parsed the text's Markdown for the damage
+    """Long tasks: the first row's step parsed the text's Markdown for the damage
     figures (a 2,000-row table: ~100 ms CPU in CPython) on top of its split and damage
     pass. The parse (and the sentences) are now steps of their own, before any row: no
     step that yields a row parses, and the rows are ``compare``'s."""
@@ -175,7 +175,7 @@ def test_the_text_is_parsed_in_a_step_of_its_own_before_the_first_row(
 def test_prepare_steps_parse_a_long_markdown_text_apart_before_the_analysis(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Issue 18, defect 8: Markdown structure mode's edit parsed a 2,000-row table in the
+    """Long tasks: Markdown structure mode's edit parsed a 2,000-row table in the
     edit's own task. ``prepare_steps`` pauses first (the caller's step ends there), then
     parses, a step for the tokens and one for the blocks; the analysis then parses
     nothing and is the same. A short text, or one parsed already, needs no step."""

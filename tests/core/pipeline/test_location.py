@@ -1,6 +1,6 @@
-"""Chunk records located in UTF-16 units and lines, window by window (issue 18, defect 8:
+"""Chunk records located in UTF-16 units and lines, window by window (so no task runs long:
 the UTF-16 offsets of a text with many astral code points come from a cursor over the
-text, not an index of them; issue 22: a text with few gets that index; the line starts
+text, not an index of them; a text with few gets that index; the line starts
 are kept per text)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Chunk readiness judges sizes in the size unit (issue 18, defect 2).
+"""Chunk readiness judges sizes in the size unit.
 
 With Size unit = Tokens the warning about chunks over the chunk size counts tokens of the
 chosen tokenizer, names that unit, and is absent exactly when no chunk is over the size

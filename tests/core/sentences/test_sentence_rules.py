@@ -157,7 +157,7 @@ NUMBERS = [
         "You can find it at N°. 1026.253.553. That is where the treasure is.",
         ["You can find it at N°. 1026.253.553.", "That is where the treasure is."],
     ),
-    # German ordinals: a day before a month, an ordinal before a noun (seed 002's limit)
+    # German ordinals: a day before a month, an ordinal before a noun (FluentChunker's limit)
     ("Wir treffen uns am 3. Oktober in Berlin.", ["Wir treffen uns am 3. Oktober in Berlin."]),
     (
         "Am 24. Dezember ist Heiligabend. Dann kommt Weihnachten.",

@@ -11,12 +11,12 @@ give the same sentences, for any text of the characters it looks at (Hypothesis)
   runs, against a search for a blank line inside each pair;
 - the second list markers found by patterns that start at each dot and bracket, against
   the needles' scans, and the list markers found the same way, against every tail's
-  value (session 11);
-- (issue 20, session 9) ". " before a digit, bullet or opener, the sentence start known
+  value;
+- ". " before a digit, bullet or opener, the sentence start known
   after a shortcut's cut, a list marker alone, against ``_latin_end``; ``_present``'s
   block test against ``in``; the blank lines of a text without "\r" against
   ``_PARAGRAPH_BREAK``; the ASCII letter count against a count per letter;
-- (session 10) the terminator pattern that leaves out the runs ``_paragraph`` skips
+- the terminator pattern that leaves out the runs ``_paragraph`` skips
   first, against the plain pattern's matches less those runs.
 """
 
@@ -232,7 +232,7 @@ def test_inline_markers_are_the_tails_values(
         assert segmenter._inline_markers(text, start, first, last, tails) == expected
 
 
-# Session 9's shortcuts: what may follow ". " (a digit, a bullet, an opener, besides a
+# The Latin shortcuts' second set: what may follow ". " (a digit, a bullet, an opener, besides a
 # capital), the sentence start known after such a cut (no trim), a list marker alone
 # ("1. Paste"); the block test of ``_present``; the blank lines of a text without "\r";
 # the ASCII letter count of the language guess.

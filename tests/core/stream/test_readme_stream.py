@@ -1,4 +1,4 @@
-"""The README's streaming examples run as written and print what they say (issue 23)."""
+"""The README's streaming examples run as written and print what they say."""
 
 from __future__ import annotations
 

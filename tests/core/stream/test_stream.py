@@ -1,4 +1,5 @@
-"""Streamed documents (issue 23, seed 002): one fixed buffer, absolute offsets, seams.
+"""Streamed documents (as FluentChunker streams a TextReader): one fixed buffer, absolute
+offsets, seams.
 
 The in-memory path is the reference: a document within one buffer must give its records
 field for field; a longer one must give, per segment, that segment's in-memory chunks at

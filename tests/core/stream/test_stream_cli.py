@@ -1,4 +1,4 @@
-"""``--stream`` on the command line (issue 23): the same bytes as the in-memory run for
+"""``--stream`` on the command line: the same bytes as the in-memory run for
 files within one buffer, absolute offsets beyond it, refusals before anything is written."""
 
 from __future__ import annotations

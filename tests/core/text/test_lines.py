@@ -1,6 +1,6 @@
 """Line starts and ends (``text/blocks.py``'s ``line_bounds``), which the Markdown outline
 and every record's line and column numbers read: the same as a scan for CR LF, CR and LF
-(the one before issue 22's faster path for texts without CR), on any text; and each field
+(the one before the faster path for texts without CR), on any text; and each field
 ``located`` gives a record, against its definition."""
 
 from __future__ import annotations

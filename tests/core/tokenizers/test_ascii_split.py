@@ -1,6 +1,6 @@
 """cl100k_base and o200k_base count an ASCII text with ``ascii_pattern``, their split
 pattern rewritten over ASCII characters, instead of translating the text to class codes
-(issue 22). The rewrite must find exactly the spans the class-code split finds, and the
+(a faster count). The rewrite must find exactly the spans the class-code split finds, and the
 counts must equal the piece-by-piece ones (a rewrite that drops one character from one
 class fails here: see ``test_a_class_missing_one_character_is_caught``)."""
 

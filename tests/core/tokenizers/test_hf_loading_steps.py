@@ -1,4 +1,4 @@
-"""A tokenizer.json loaded in steps (issue 24: a 17 MB file must not freeze typing).
+"""A tokenizer.json loaded in steps (a 17 MB file must not freeze typing).
 
 The stepped JSON parser must read exactly what ``json.loads`` reads (and refuse what it
 refuses); scores must be read as serde_json reads them (HF tokenizers' own reading, got

@@ -1,4 +1,4 @@
-"""``paced``: the steps a long count is cut into (issue 18, defect 8: one step per task)."""
+"""``paced``: the steps a long count is cut into (one step per task, so no task runs long)."""
 
 from __future__ import annotations
 

@@ -100,7 +100,7 @@ def long_pieces() -> list[str]:
 
 @pytest.mark.parametrize("name", TOKENIZER_NAMES)
 def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
-    """Issue 18: one piece of thousands of bytes goes through the heap merge (merge_long);
+    """Long tasks: one piece of thousands of bytes goes through the heap merge (merge_long);
     its packed entries must order ties and stale parts exactly as tiktoken's scan."""
     texts = long_pieces()
     tokenizer = get_tokenizer(name)
@@ -112,7 +112,7 @@ def test_long_pieces_without_spaces_count_like_the_reference(name: str) -> None:
 def test_counting_in_steps_counts_like_the_reference(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 18, defect 8: ``count_steps`` pauses inside a long piece's merges (here every
+    """Long tasks: ``count_steps`` pauses inside a long piece's merges (here every
     few heap entries, so every pause point is crossed) and still counts as tiktoken does;
     afterwards the plain ``count`` and ``token_ends`` read the pieces it cached."""
     monkeypatch.setattr(bpe, "MERGE_STEP", 97)

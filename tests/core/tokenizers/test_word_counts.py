@@ -1,5 +1,5 @@
 """cl100k_base and o200k_base count a text in which no space follows a whitespace
-character word by word (issue 22): its first word's count plus, for each later word, the
+character word by word: its first word's count plus, for each later word, the
 count of a space and that word, each cached; a text beyond ASCII with such a space is cut
 at the other spaces only, and counted so. The counts must equal the piece loop's over the
 whole text (and tiktoken's: tests/core/tokenizers/test_native.py); a text with a space

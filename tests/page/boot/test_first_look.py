@@ -1,4 +1,4 @@
-"""The first look (issue 21, goal 4): the sample's result drawn at build time, shown before
+"""The first look: the sample's result drawn at build time, shown before
 Python is ready on a default start, replaced by the live result; never on another start.
 
 The runtime is held (pyodide.asm.wasm answered only when the test says) to look at the

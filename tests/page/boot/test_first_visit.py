@@ -1,4 +1,4 @@
-"""The first visit's bytes (issue 21): the page's standard library is stdlib.zip, limited to
+"""The first visit's bytes: the page's standard library is stdlib.zip, limited to
 what it imports, with the whole one fetched only for a module outside it; and a first visit
 over a slow link boots without the start-up snapshot, which the service worker stores for the
 next visit.

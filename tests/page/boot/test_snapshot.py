@@ -156,7 +156,7 @@ specialised = [i.opname for i in dis.get_instructions(calls, adaptive=True)
 
 
 def test_the_snapshot_s_heap_has_no_docstrings_columns_or_maker_names(new_app) -> None:
-    """Issue 21: the maker leaves out what the page never reads: every module's, class's
+    """First visit's bytes: the maker leaves out what the page never reads: every module's, class's
     and function's docstring (Pyodide's own modules' too: sitebuild/snapshot_site.py
     compiles them slim from Python's start), the column ranges of code locations (lines
     stay: tracebacks name the same lines), its sitecustomize and its own names in __main__

@@ -1,4 +1,4 @@
-"""Load tokenizer.json… (issue 24): a model's own tokenizer, driven through the labels.
+"""Load tokenizer.json…: a model's own tokenizer, driven through the labels.
 
 The real all-MiniLM-L6-v2 tokenizer.json is loaded in the page: Tokens change to its
 counts, sizes in its tokens, and the JSONL download equals ``python -m chunker_py

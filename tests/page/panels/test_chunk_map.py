@@ -1,4 +1,4 @@
-"""Issue 11: the chunk map, the chunk sizes histogram, dark mode and copy as code, in Chromium.
+"""The chunk map, the chunk sizes histogram, dark mode and copy as code, in Chromium.
 
 Driven through labels and roles with the `App` driver. Expected values are computed here by
 chunker_py from the same text and settings (never read back from the page's own output):
@@ -192,7 +192,7 @@ FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 7 code 
 
 
 def test_a_long_line_is_cut_into_blocks_between_grapheme_clusters(app: App) -> None:
-    """Issue 18, defect 8: a line without a line break was one block of the map, laid out
+    """Long tasks: a line without a line break was one block of the map, laid out
     whole on every edit. It is cut into blocks at pieces' ends, after white space where
     there is some, and never inside a grapheme cluster: chunks of 300 code points end
     inside the 7-code-point ZWJ families, but blocks start only where a family does. The
@@ -256,7 +256,7 @@ def test_activating_a_chunk_shows_its_record_row_and_preview_item_and_back(app: 
 def test_the_chosen_chunk_stays_marked_when_its_row_and_item_are_listed_again(
     app: App,
 ) -> None:
-    """Issue 17: the chunk chosen in the map is the page's selection, which the records and
+    """One selection: the chunk chosen in the map is the page's selection, which the records and
     the preview mark from their views: listing the first rows only and then all of them
     again, or listing the damaged chunks only and then all, draws the chosen chunk's row
     and item anew, still marked (they lost the mark when the map set it on them)."""

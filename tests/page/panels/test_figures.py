@@ -1,7 +1,7 @@
-"""Every figure in its unit, said in the page's own words, with no dead end (issue 18).
+"""Every figure in its unit, said in the page's own words, with no dead end.
 
 Expected values come from chunker_py on the same text and settings. Each test names the
-defect of issue 18 it rules out; each failed on the page before its fix.
+fault it rules out; each failed on the page before its fix.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def comparison_cells(app: App) -> list[list[str]]:
 
 @pytest.mark.parametrize("tokenizer", list(TOKENIZERS))
 def test_sizes_in_tokens_are_judged_in_tokens_everywhere(app: App, tokenizer: str) -> None:
-    """Defect 2: with Size unit = Tokens, the readiness warning, the sizes histogram (unit,
+    """With Size unit = Tokens, the readiness warning, the sizes histogram (unit,
     over-size bins, caption), the hint under the size fields and the comparison's size
     columns all count tokens of the chosen tokenizer."""
     app.configure(README, size=256, overlap=32)
@@ -96,7 +96,7 @@ def test_sizes_in_tokens_are_judged_in_tokens_everywhere(app: App, tokenizer: st
 
 
 def test_the_token_window_row_names_its_unit_beside_code_point_rows(app: App) -> None:
-    """Defect 2: at size 400 in code points, Token window's sizes are tokens and say so."""
+    """At size 400 in code points, Token window's sizes are tokens and say so."""
     app.configure(README, size=400, overlap=50)
     app.choose("Code points")
     wait_after_paint(app)
@@ -118,7 +118,7 @@ def test_the_token_window_row_names_its_unit_beside_code_point_rows(app: App) ->
 
 
 def test_clicking_blank_space_in_the_chunk_map_raises_nothing(app: App) -> None:
-    """Defect 3: a click on the map's padding (no chunk under it) was a PythonError."""
+    """A click on the map's padding (no chunk under it) was a PythonError."""
     app.configure(DOC, size=60, overlap=0)
     chunk_map = app.page.locator("#chunk-map")
     chunk_map.scroll_into_view_if_needed()
@@ -133,7 +133,7 @@ def test_clicking_blank_space_in_the_chunk_map_raises_nothing(app: App) -> None:
 
 
 def test_the_best_of_each_damage_column_is_marked_in_words(app: App) -> None:
-    """Defect 5: the fewest of each damage column is emphasised and says "fewest"."""
+    """The fewest of each damage column is emphasised and says "fewest"."""
     app.configure(DOC, size=40, overlap=5)
     wait_after_paint(app)
     rows = compare(DOC, current_settings(app))
@@ -162,7 +162,7 @@ def test_the_best_of_each_damage_column_is_marked_in_words(app: App) -> None:
 
 
 def test_use_says_what_it_applied_and_keeps_the_focus_on_the_table(app: App) -> None:
-    """Defect 5: choosing Use says so in words and focus lands on the row now current."""
+    """Choosing Use says so in words and focus lands on the row now current."""
     app.configure(DOC, size=60, overlap=10)
     wait_after_paint(app)
     app.settle(lambda: app.page.get_by_role("button", name="Use Sentence settings").click())
@@ -180,7 +180,7 @@ INTERNAL = re.compile(r"\bseed \d|\bREADME\b|\bissue \d|\bSPEC\b", re.IGNORECASE
 
 
 def test_the_page_speaks_no_internal_language_and_defines_its_figures(app: App) -> None:
-    """Defect 6: no "seed 004", no "see the README"; each summary figure and comparison
+    """No tracker or source numbers, no "see the README"; each summary figure and comparison
     column has a definition on the page, the guide's where it gives one, reachable from
     the keyboard."""
     app.configure(DOC, size=60, overlap=10)
@@ -212,7 +212,7 @@ def test_the_page_speaks_no_internal_language_and_defines_its_figures(app: App) 
 def test_a_paste_over_the_limit_can_be_kept_cut_to_its_first_20000_code_points(
     app: App,
 ) -> None:
-    """Defect 7: refused, old text kept, and an explicit offer to keep its start (cut in
+    """Refused, old text kept, and an explicit offer to keep its start (cut in
     code points: 20,005 emoji are 40,010 UTF-16 units)."""
     app.configure(SAMPLE)
     pasted = "😀" * 20_005
@@ -236,7 +236,7 @@ def test_a_paste_over_the_limit_can_be_kept_cut_to_its_first_20000_code_points(
 def test_figures_group_thousands_and_the_sample_is_labelled_and_cleared_in_one_step(
     app: App,
 ) -> None:
-    """Defect 9: "Average 1,431.2", not 1431.2 (tokens too); the sample says it is one;
+    """Figures grouped: "Average 1,431.2", not 1431.2 (tokens too); the sample says it is one;
     Clear text empties the text in one step."""
     page = app.page
     app.fill("Source text", SAMPLE)

@@ -125,7 +125,7 @@ ASK_IN_ORDER = """([texts, stride]) => {
 
 def test_the_chunk_maps_boundaries_asked_in_order_match_the_whole_texts(browser: Browser) -> None:
     """The chunk map asks whether each long block's end is a cluster boundary, in order;
-    it segments only from the last cluster start it found (issue 18, defect 8: on the
+    it segments only from the last cluster start it found (so no task runs long: on the
     whole text, 20,000 code points of ZWJ emoji took ~30 ms an edit), with the answers
     of the whole text's segmentation, here at every position of long mixed texts."""
     rng = random.Random(18)

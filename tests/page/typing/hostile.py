@@ -1,4 +1,4 @@
-"""Issue 18, defect 8: hostile but legal documents and a probe of the page's tasks.
+"""Long tasks: hostile but legal documents and a probe of the page's tasks.
 
 Shared by tests/page/typing/test_long_tasks.py (what runs in which task: structural, holds on
 a busy machine) and bench/bench_long_tasks.py (how long those tasks take, as ratios to

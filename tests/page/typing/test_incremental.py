@@ -1,4 +1,4 @@
-"""The keystroke path's shortcuts show exactly what a full redraw would (issue 12).
+"""The keystroke path's shortcuts show exactly what a full redraw would.
 
 To answer a key within a frame the page skips work: the records table and the preview are
 not rebuilt when the chunks they list and the text under them are unchanged, the chunk
@@ -159,7 +159,7 @@ def test_the_cycle_collector_runs_after_the_paint_not_while_typing(app: App) -> 
 def test_cyclic_garbage_that_outlived_a_young_collection_is_freed_once_the_page_is_idle(
     app: App,
 ) -> None:
-    """Issue 18: after each step the page collects the young generation only (a full
+    """Long tasks: after each step the page collects the young generation only (a full
     collection walked every survivor since boot in one task); an object that survived one
     of those and then died inside a cycle waits for the full collection, which runs once
     the page has been idle a few seconds (app/inspector.py IDLE_COLLECT_MS)."""

@@ -1,10 +1,10 @@
-"""No input within the limits blocks the main thread for long (issue 18, defect 8).
+"""No input within the limits blocks the main thread for long.
 
-The hostile but legal documents of issue 18 (tests/page/typing/hostile.py: a 40-level nested
+The hostile but legal documents (tests/page/typing/hostile.py: a 40-level nested
 list, quotes 30 deep, a 2,000-row table, 20,000 code points of ZWJ emoji, a 20,000-letter
 run without a space, Chinese without a space, CRLF line ends) are pasted in every mode,
-and every Python step of the page is logged with the JavaScript task it ran in. Before
-issue 18 the splitter comparison ran its seven splits and damage passes in one task, and
+and every Python step of the page is logged with the JavaScript task it ran in. Before the
+work was paced, the splitter comparison ran its seven splits and damage passes in one task, and
 one full cycle collection after the steps walked every survivor since boot (~130 ms on the
 nested list under load).
 
@@ -194,7 +194,7 @@ def _never_stale(shown: list[dict[str, Any]], expected: dict[str, Any]) -> None:
     ids=["token-window-emoji", "token-window-unspaced", "markdown-table"],
 )
 def test_an_edits_long_work_runs_in_steps(probed: App, mode: str, make: Any, doing: str) -> None:
-    """Issue 18, defect 8: Token window mode's edit on 20,000 code points of ZWJ emoji or
+    """Token window mode's edit on 20,000 code points of ZWJ emoji or
     letters without a space merged every token in the edit's task (250-970 ms under load);
     Markdown structure mode's edit parsed a 2,000-row table in it. That work now runs one
     step per task after the paint. At once the page is busy and Export offers nothing;
@@ -343,7 +343,7 @@ PASTE_TOKENS = """(el, v) => {
 
 
 def test_an_edit_counts_no_tokens_in_its_own_task(probed: App) -> None:
-    """Issue 18, defect 8: in the code-point modes the edit's own task counted the tokens
+    """In the code-point modes the edit's own task counted the tokens
     of the first 100 records (a 20,000-letter run's: ~190 ms in the page at load 2, over
     the bar under load). New chunks show "…" in that task; once counted after the paint,
     every row shows its chunk's count, as chunker_py counts it."""

@@ -1,4 +1,4 @@
-"""The page's state has one owner (issue 17): app/inspector.py's ``Page`` makes the views and
+"""The page's state has one owner: app/inspector.py's ``Page`` makes the views and
 the panels show them; no panel writes another's state, and the page reads none back from a
 panel. In CPython over a small stand-in DOM (``page_stub.Node``) and stand-ins for
 static/render.js, static/chunkmap.js and Plotly:

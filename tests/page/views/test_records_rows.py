@@ -1,7 +1,7 @@
 """The Records table and the Overlap preview after an edit (app/records.py, app/preview.py,
 app/dom.py ``Windowed``), in CPython with a stand-in for the page's scripts: the items
 before the edited chunk are kept as they are and only the rest are built and sent; the
-lists then hold exactly what a full redraw would (issue 20: Sentence mode's keystroke with
+lists then hold exactly what a full redraw would (Sentence mode's keystroke with
 every chunk listed)."""
 
 from __future__ import annotations

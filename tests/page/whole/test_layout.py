@@ -2,7 +2,7 @@
 
 Widths 390 (a phone), 768, 1,024 and 1,400 px, 900 px tall. Boxes are read from the page
 (getBoundingClientRect) at the top, the middle and the end of the page, so a settings
-column that stays sticky over the results (issue 18, defect 1) is seen where it covers
+column that stays sticky over the results is seen where it covers
 them; every control is scrolled into view and hit-tested, and reached with Tab.
 """
 
@@ -125,7 +125,7 @@ def test_no_panel_covers_another_and_nothing_scrolls_sideways(wide: App, width: 
 
 @pytest.mark.parametrize("width", (390, 900))
 def test_the_settings_column_is_not_sticky_in_one_column(wide: App, width: int) -> None:
-    """Defect 1: the narrow-screen rule must win over the sticky one."""
+    """The narrow-screen rule must win over the sticky one."""
     at_width(wide, width)
     position = wide.page.evaluate(
         "() => getComputedStyle(document.querySelector('.inputs')).position"
@@ -169,7 +169,7 @@ def test_every_control_can_be_scrolled_into_view_and_reached_with_tab(
 
 
 def test_every_setting_is_in_reach_mid_page_on_a_short_window(wide: App) -> None:
-    """Defect 4: at 1,400 x 900, scrolled to the middle of the results, every control of
+    """At 1,400 x 900, scrolled to the middle of the results, every control of
     the settings column can be brought into view without leaving that place."""
     at_width(wide, 1400)
     page = wide.page
@@ -210,7 +210,7 @@ def test_every_setting_is_in_reach_mid_page_on_a_short_window(wide: App) -> None
 
 
 def test_the_comparison_fits_its_panel_at_1400_px(wide: App) -> None:
-    """Defect 5: every column, Apply included, without scrolling the table sideways."""
+    """Every column, Apply included, without scrolling the table sideways."""
     at_width(wide, 1400)
     wrap = wide.region("Splitter comparison table, scrollable")
     sizes = wrap.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
@@ -220,7 +220,7 @@ def test_the_comparison_fits_its_panel_at_1400_px(wide: App) -> None:
 
 
 def test_focusing_browse_outlines_the_button_only(wide: App) -> None:
-    """Defect 9: the hint beside Browse TXT/MD is not outlined with the button."""
+    """The hint beside Browse TXT/MD is not outlined with the button."""
     at_width(wide, 1400)
     page = wide.page
     page.click("h1")

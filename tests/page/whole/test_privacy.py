@@ -109,7 +109,7 @@ def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
     name = f"{marker}-name"
     app.fill("Source name", name)
 
-    # Evidence check (issue 19): a question and an excerpt holding markers, then every
+    # Evidence check: a question and an excerpt holding markers, then every
     # export of the panel; none of it may reach a request or the settings link.
     app.press("Clear questions")  # the sample's questions (not in this text) go
     app.control("Question").fill(f"What does {marker}-question ask?")
@@ -346,7 +346,7 @@ def _check_flow_output(out: dict[str, object]) -> None:
     rows = list(csv.DictReader(io.StringIO(str(out["CSV"]), newline="")))
     assert [r["text"] for r in rows] == [c.text for c in expected.chunks]
     assert out["dialogs"] == []
-    # issue 19: the question was checked, and neither it nor its excerpt is in the link
+    # Evidence check: the question was checked, and neither it nor its excerpt is in the link
     (checked,) = [json.loads(line) for line in str(out["evidence"]).splitlines()]
     assert checked["matched"] and checked["question"].endswith("-question ask?")
     assert "-question" not in str(out["link"]) and "-excerpt" not in str(out["link"])
