@@ -193,7 +193,7 @@ def main() -> None:
     case('"x" * 20,000, 10,000/9,999', "x" * 20_000, 10_000, 9_999, max(3, r // 4))
     case('"x" * 20,000, 2,000/1,999', "x" * 20_000, 2_000, 1_999, max(3, r // 4))
     case("guide prose 2 MB, 300/50, no limits", prose(2_000_000), 300, 50, 3, limits=False)
-    print("pathological single line (BAD-INPUT 17), 1,000/999, every span built (no limit):")
+    print("pathological single line (bad input 17), 1,000/999, every span built (no limit):")
     for mode in ("recursive", "fixed"):
         settings = parse_settings({"mode": mode, "chunk_size": "1000", "chunk_overlap": "999"})
         small = timed(partial(analyse, "x" * 2_000, settings, max_chunks=None), r)

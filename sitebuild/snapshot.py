@@ -1,14 +1,16 @@
 """The start-up snapshot, and the split of the page's Python into lib.zip and app.zip.
 
-A Pyodide memory snapshot is the wasm heap after Python has started and imported the
-page's modules; booting from it skips both (../shared/RUNTIME-NOTES.md, "Memory
-snapshots"). It is made with Node's Pyodide from node_modules (the same files the page
-vendors) by snapshot_maker.mjs, after unpacking the page's Python bundle as the page does
-and importing every module in it (snapshot_imports.py; the app's modules too: they bind the
-page's `window` and `document` from `js`, and touch nothing else at import). It also holds
-PyScript's own package compiled, for PyScript to import after the restore.
-Pyodide refuses a snapshot from another build of itself; the page also refuses one whose
-key differs from the key in its interpreter.js, and then boots normally.
+A Pyodide memory snapshot is the wasm heap after Python has started and imported the page's
+modules; booting from it skips both (Pyodide's undocumented ``_makeSnapshot`` and
+``_loadSnapshot`` options of ``loadPyodide``, checked against its build id; see
+docs/architecture.md "The start-up snapshot"). It is made with Node's Pyodide from
+node_modules (the same files the page vendors) by snapshot_maker.mjs, after unpacking the
+page's Python bundle as the page does and importing every module in it
+(snapshot_imports.py; the app's modules too: they bind the page's `window` and `document`
+from `js`, and touch nothing else at import). It also holds PyScript's own package
+compiled, for PyScript to import after the restore. Pyodide refuses a snapshot from another
+build of itself; the page also refuses one whose key differs from the key in its
+interpreter.js, and then boots normally.
 """
 
 from __future__ import annotations

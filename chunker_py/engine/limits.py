@@ -1,4 +1,4 @@
-"""Every limit of SPEC.md's "Accepted settings" table, in one place."""
+"""Every limit of docs/decisions.md's "Accepted settings" table, in one place."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Questions files of the Evidence check: read and write Chroma's format (SPEC.md
-"Evidence check", BAD-INPUT.md 25-27).
+"""Questions files of the Evidence check: read and write Chroma's format (docs/decisions.md
+"Evidence check", bad input 25-27).
 
 Three shapes of the same objects ``{"question", "references", "corpus_id"}``, where
 ``references`` is a list of ``{"content", "start_index", "end_index"}`` (code points,

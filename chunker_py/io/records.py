@@ -1,4 +1,4 @@
-"""Chunk records as JSONL and CSV (SPEC.md "Records")."""
+"""Chunk records as JSONL and CSV (docs/decisions.md "Records")."""
 
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ def record_id(source_name: str, index: int) -> str:
 
 
 def record(chunk: Chunk, analysis: Analysis, used: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One JSONL record, keys in SPEC.md order; then the keys the mode sets, then
-    ``damage``; ``source`` and ``settings`` stay last. ``used`` is
+    """One JSONL record, keys in the order of docs/decisions.md "Records"; then the keys
+    the mode sets, then ``damage``; ``source`` and ``settings`` stay last. ``used`` is
     ``analysis.settings.record_settings()`` when the caller already has it."""
     settings = analysis.settings
     out = _head(chunk, analysis)

@@ -1,4 +1,4 @@
-"""BM25 Okapi over chunk texts: the Evidence check's lexical retrieval (SPEC.md "Evidence
+"""BM25 Okapi over chunk texts: the Evidence check's lexical retrieval (docs/decisions.md "Evidence
 check").
 
 Scores equal ``rank_bm25.BM25Okapi(corpus, k1=1.5, b=0.75, epsilon=0.25).get_scores(query)``

@@ -1,4 +1,4 @@
-"""The Evidence check (SPEC.md "Evidence check"): does the answer survive the cut?
+"""The Evidence check (docs/decisions.md "Evidence check"): does the answer survive the cut?
 
 A question comes with the excerpts of the document that answer it. Given a result's spans,
 this module says, per question and as means over the matched questions:

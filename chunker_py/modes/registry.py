@@ -20,7 +20,7 @@ from . import fixed, markdown, recursive, sentence, token_window
 
 @dataclass(frozen=True)
 class CompareRow:
-    """A row this mode adds to the splitter comparison (SPEC.md "Comparison"): every field
+    """A row this mode adds to the splitter comparison (docs/decisions.md "Comparison"): every field
     it does not name is the current settings' one."""
 
     key: str

@@ -53,7 +53,7 @@ class Analysis:
 
     @cached_property
     def damage(self) -> Damage | None:
-        """The damage figures (SPEC.md "Damage"), computed on first use, never by
+        """The damage figures (docs/decisions.md "Damage"), computed on first use, never by
         ``analyse``; None when ``error`` is set."""
         if self.error is not None or not self.spans:
             return None

@@ -1,4 +1,4 @@
-"""Sentence boundaries (SPEC.md "Sentence mode"), shared by Sentence mode, Markdown
+"""Sentence boundaries (docs/decisions.md "Sentence mode"), shared by Sentence mode, Markdown
 structure's descent into sentences, the damage figures and the streamed seams.
 
 The rules live in ``segmenter.py`` (README "Sentence, in detail" lists them); this module

@@ -1,4 +1,4 @@
-"""Share links: round trips and every bad-link case of BAD-INPUT.md item 6."""
+"""Share links: round trips and every bad-link case of bad input 6."""
 
 from __future__ import annotations
 

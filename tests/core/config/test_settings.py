@@ -1,4 +1,4 @@
-"""Every bound of SPEC.md's settings table, both sides, and BAD-INPUT.md items 1-5."""
+"""Every bound of docs/decisions.md's settings table, both sides, and bad input 1-5."""
 
 from __future__ import annotations
 

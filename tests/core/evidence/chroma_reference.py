@@ -4,7 +4,7 @@ Written from ``chunking_evaluation/evaluation_framework/base_evaluation.py``
 (``_full_precision_score`` and ``_scores_from_dataset_and_retrievals``, with its
 ``union_ranges``, ``intersect_two_ranges`` and ``difference``), one question at a time and
 without pandas. ``touching`` keeps Chroma's rule that a chunk ending where an excerpt starts
-(an empty intersection) holds it; SPEC.md drops that, so the tests compare with
+(an empty intersection) holds it; docs/decisions.md drops that, so the tests compare with
 ``touching=False`` and check that both agree where no chunk merely touches an excerpt.
 """
 

@@ -1,5 +1,5 @@
-"""Excerpts are anchored by exact content and follow their text through edits (SPEC.md
-"Evidence check", BAD-INPUT.md 28): never dropped, never moved silently."""
+"""Excerpts are anchored by exact content and follow their text through edits (docs/decisions.md
+"Evidence check", bad input 28): never dropped, never moved silently."""
 
 from __future__ import annotations
 

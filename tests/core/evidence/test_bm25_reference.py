@@ -19,7 +19,7 @@ DOCS = st.lists(st.lists(WORDS, max_size=12), min_size=1, max_size=12)
 
 
 def reference_ranking(scores: list[float], k: int) -> list[int]:
-    """rank_bm25's scores, best first, ties to the lower index (SPEC.md)."""
+    """rank_bm25's scores, best first, ties to the lower index (docs/decisions.md)."""
     return sorted(range(len(scores)), key=lambda i: (-scores[i], i))[:k]
 
 

@@ -1,5 +1,5 @@
-"""BM25 tokens (SPEC.md "Evidence check"): case-folded runs of letters and digits, each Han,
-Hiragana or Katakana character its own token; the same in CPython and Pyodide."""
+"""BM25 tokens (docs/decisions.md "Evidence check"): case-folded runs of letters and
+digits, each Han, Hiragana or Katakana character its own token; the same in CPython and Pyodide."""
 
 from __future__ import annotations
 

@@ -115,7 +115,7 @@ def test_a_bad_questions_file_exits_2_naming_the_line(tmp_path: Path) -> None:
 
 
 def test_one_file_refuses_an_excerpt_it_does_not_hold(tmp_path: Path) -> None:
-    """BAD-INPUT.md 25: content matching nowhere in the text."""
+    """Bad input 25: content matching nowhere in the text."""
     bad = tmp_path / "q.jsonl"
     bad.write_text('{"question": "q?", "references": [{"content": "Voucher codes", '
                    '"start_index": 0, "end_index": 13}]}\n')  # fmt: skip

@@ -1,4 +1,4 @@
-"""Evidence check figures (SPEC.md "Evidence check"): on hand-built documents where every
+"""Evidence check figures (docs/decisions.md "Evidence check"): on hand-built documents where every
 figure is known by construction, then against an independent reference of Chroma's
 definitions (``chroma_reference.py``) with Hypothesis."""
 

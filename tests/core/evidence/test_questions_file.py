@@ -1,5 +1,5 @@
 """Questions files in Chroma's format (CSV ``question,references,corpus_id``, and the same
-objects as JSON and JSONL): reading, writing back, and bad input (BAD-INPUT.md 25-27), each
+objects as JSON and JSONL): reading, writing back, and bad input (cases 25-27), each
 refused with a message naming the line."""
 
 from __future__ import annotations
@@ -137,7 +137,7 @@ GOOD = {"question": "q?", "references": [{"content": "Gift", "start_index": 22, 
     ],
 )
 def test_bad_files_are_refused_naming_the_line(data: str | bytes, words: list[str]) -> None:
-    """BAD-INPUT.md 25-27."""
+    """Bad input 25-27."""
     message = refused(data)
     for word in words:
         assert word in message, message
@@ -151,7 +151,7 @@ def test_bad_files_are_refused_naming_the_line(data: str | bytes, words: list[st
     ],
 )
 def test_excerpts_that_do_not_fit_the_text_are_refused(ref: dict, words: list[str]) -> None:
-    """BAD-INPUT.md 25: offsets outside the text, content matching nowhere."""
+    """Bad input 25: offsets outside the text, content matching nowhere."""
     message = refused(jsonl(GOOD, {**GOOD, "question": "Which?", "references": [ref]}), TEXT)
     assert "line 2" in message and 'question "Which?"' in message
     for word in words:
@@ -166,7 +166,7 @@ def test_content_not_at_its_offsets_is_located_and_noted() -> None:
 
 
 def test_html_looking_questions_are_plain_text() -> None:
-    """BAD-INPUT.md 27: read as text, nothing interpreted."""
+    """Bad input 27: read as text, nothing interpreted."""
     (q,) = read_questions(jsonl({**GOOD, "question": "<script>alert(1)</script>?"}))
     assert q.text == "<script>alert(1)</script>?"
 

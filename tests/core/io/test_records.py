@@ -143,7 +143,7 @@ def test_download_names_are_sanitised() -> None:
 
 
 def _rfc4180_row(cells: list[str]) -> str:
-    """RFC 4180 as SPEC.md states it: a cell holding " , CR or LF is quoted, its quotes
+    """RFC 4180 as docs/decisions.md states it: a cell holding " , CR or LF is quoted, its quotes
     doubled; every other cell as is; CR LF after each row."""
     quoted = [
         '"' + c.replace('"', '""') + '"' if any(x in c for x in '",\r\n') else c for c in cells

@@ -1,4 +1,4 @@
-"""Damage figures (SPEC.md "Damage"): hand-built documents and spans where every figure is
+"""Damage figures (docs/decisions.md "Damage"): hand-built documents and spans where every figure is
 known by construction, properties over generated documents, and the CLI's summary and
 comparison output."""
 
@@ -194,8 +194,9 @@ def test_edges_at_the_ends_of_the_text_never_count() -> None:
 
 
 def test_only_a_chunk_with_a_neighbour_on_that_side_can_cut_a_sentence() -> None:
-    """SPEC: ends mid-sentence is for a chunk other than the last, starts mid-sentence for
-    one other than the first, even where the chunks stop short of the text's ends."""
+    """docs/decisions.md "Damage": ends mid-sentence is for a chunk other than the last,
+    starts mid-sentence for one other than the first, even where the chunks stop short of
+    the text's ends."""
     text = "One two three. Four five six."
     alone = spans_damage(text, [(4, 7)])  # "two", inside its sentence on both sides
     assert (alone.ends_mid_sentence, alone.starts_mid_sentence) == (0, 0)

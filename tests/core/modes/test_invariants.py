@@ -63,7 +63,7 @@ def test_preserved_recursive_chunks_cover_every_code_point(text: str, settings: 
 
 
 def guide_windows(n: int, c: int, o: int) -> list[tuple[int, int]]:
-    """SPEC.md's fixed windows, walked one by one: window i is [a, min(a + C, N)) with
+    """docs/decisions.md's fixed windows, walked one by one: window i is [a, min(a + C, N)) with
     a = (i - 1)(C - O), stopping at the first window that reaches N (no formula shared
     with the engine's arithmetic count)."""
     windows: list[tuple[int, int]] = []

@@ -142,7 +142,7 @@ NO_EMPTY_SEPARATOR = (
 def test_the_over_size_warning_gives_the_reason_its_mode_declares(
     text: str, settings: Settings, expected: str | None
 ) -> None:
-    """Recursive mode says why a chunk stays over the size (SPEC.md: pieces no remaining
+    """Recursive mode says why a chunk stays over the size (docs/decisions.md: pieces no remaining
     separator can split are emitted whole); Fixed size is never over it."""
     assert analyse(text, settings).warnings == (() if expected is None else (expected,))
 

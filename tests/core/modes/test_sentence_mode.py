@@ -1,6 +1,6 @@
 """Sentence mode: the sentence rules as a data table, and the packing as properties.
 
-The table states, case by case, where sentences end in several scripts (SPEC.md "Sentence
+The table states, case by case, where sentences end in several scripts (docs/decisions.md "Sentence
 mode"), including the documented German-ordinal limit. The properties build text from
 sentences the generator knows, so chunk edges are checked against boundaries it wrote,
 not against the mode's own splitter.

@@ -1,4 +1,4 @@
-"""Documents: limits, strict UTF-8 imports and hostile text (BAD-INPUT.md items 7-18)."""
+"""Documents: limits, strict UTF-8 imports and hostile text (bad input 7-18)."""
 
 from __future__ import annotations
 

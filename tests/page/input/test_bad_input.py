@@ -1,9 +1,9 @@
-"""Every case of BAD-INPUT.md that is page behaviour, in the browser.
+"""Every bad-input case that is page behaviour, in the browser.
 
 The core's messages and rules are unit-tested in tests/core; these check what the page
 does with them: the message is shown where the user looks, the text and settings are kept,
 no partial result (records, downloads) is offered, nothing is rendered as HTML and no
-dialog opens. Each test's docstring names its case of ../shared/BAD-INPUT.md.
+dialog opens. Each test's docstring names its case of docs/decisions.md "Bad input".
 
 Everything is done through the page's labels, as a person would: values are typed into
 number fields key by key, so what arrives is what Chromium lets through. A number field
@@ -98,7 +98,7 @@ def from_link(browser, server) -> Iterator[App]:
 
 
 def test_hostile_link_opens_ready_with_link_xss_kept_as_text(from_link: App) -> None:
-    """BAD-INPUT case 6."""
+    """Bad input case 6."""
     expect(from_link.readiness_status()).to_have_text("Ready")
     assert from_link.value("Source name") == HOSTILE_NAME
     assert json.loads(from_link.value("Separators")) == HOSTILE_SEPARATORS
@@ -110,7 +110,7 @@ def test_hostile_link_opens_ready_with_link_xss_kept_as_text(from_link: App) -> 
 def test_hostile_link_uses_defaults_for_unreadable_values_and_names_them(
     from_link: App,
 ) -> None:
-    """BAD-INPUT case 6."""
+    """Bad input case 6."""
     assert from_link.checked("Fixed size")  # readable values are kept
     assert from_link.value("Chunk size") == "300"  # %ZZ
     assert from_link.value("Requested overlap") == "50"  # %E0%A4%A
@@ -131,7 +131,7 @@ def test_hostile_link_uses_defaults_for_unreadable_values_and_names_them(
 
 
 def test_hostile_link_keys_pollute_no_prototype(from_link: App) -> None:
-    """BAD-INPUT case 6.
+    """Bad input case 6.
 
     The link above carries the keys that pollute Object.prototype when a page reads
     its fragment with a naive parser; none of them may reach any object."""
@@ -143,7 +143,7 @@ def test_hostile_link_keys_pollute_no_prototype(from_link: App) -> None:
 
 
 def test_link_over_8kb_is_ignored_whole_and_said(from_link: App) -> None:
-    """BAD-INPUT case 6."""
+    """Bad input case 6."""
     from_link.open_link("#v=1&size=77&name=" + "a" * 9000)
     expect(from_link.region("Chunk readiness")).to_contain_text("longer than 8 KB")
     expect(from_link.readiness_status()).to_have_text("Ready")
@@ -154,7 +154,7 @@ def test_link_over_8kb_is_ignored_whole_and_said(from_link: App) -> None:
 def test_link_with_bad_mode_control_name_and_lone_surrogate_is_ignored_by_name(
     from_link: App,
 ) -> None:
-    """BAD-INPUT case 6."""
+    """Bad input case 6."""
     from_link.open_link("#v=1&mode=evil&size=120&name=a%0D%0Ab&sep=%5B%22%ED%A0%80%22%5D")
     expect(from_link.readiness_status()).to_have_text("Ready")
     said = "\n".join(from_link.notes())
@@ -170,7 +170,7 @@ def test_link_with_bad_mode_control_name_and_lone_surrogate_is_ignored_by_name(
 def test_values_no_number_field_lets_through_arrive_by_link_and_are_named(
     from_link: App, value: str
 ) -> None:
-    """BAD-INPUT case 1.
+    """Bad input case 1.
 
     Chromium's number field refuses these keys (or reports them as ""); a share link
     can carry them. Each is ignored by name and the default is used."""
@@ -188,7 +188,7 @@ def test_values_no_number_field_lets_through_arrive_by_link_and_are_named(
 
 
 def test_xss_in_file_contents_is_shown_as_literal_text(app: App) -> None:
-    """BAD-INPUT case 3."""
+    """Bad input case 3."""
     reset(app)
     payload = f"# Title\n\n{XSS_SCRIPT}{XSS_IMG}\n\nafter"
     app.settle(lambda: app.browse("evil.md", payload.encode(), "text/markdown"))
@@ -204,7 +204,7 @@ def test_xss_in_file_contents_is_shown_as_literal_text(app: App) -> None:
 def test_hostile_source_name_is_plain_text_and_download_name_is_sanitised(
     app: App, name: str
 ) -> None:
-    """BAD-INPUT case 5."""
+    """Bad input case 5."""
     reset(app)
     app.fill("Source name", name)
     expect(app.readiness_status()).to_have_text("Ready")
@@ -215,7 +215,7 @@ def test_hostile_source_name_is_plain_text_and_download_name_is_sanitised(
 
 
 def test_overlong_source_name_is_refused_with_a_message(app: App) -> None:
-    """BAD-INPUT case 5."""
+    """Bad input case 5."""
     reset(app)
     app.fill("Source name", "n" * 201)
     assert_no_result(app)
@@ -234,7 +234,7 @@ def test_overlong_source_name_is_refused_with_a_message(app: App) -> None:
     [("0", "0"), ("-5", "-5"), ("3.5", "3.5"), ("10001", "10001"), ("", ""), ("1e309", "")],
 )
 def test_bad_chunk_size_typed_names_the_field_and_range(app: App, typed: str, arrives: str) -> None:
-    """BAD-INPUT case 1.
+    """Bad input case 1.
 
     Typed key by key. "1e309" is a number Chromium cannot hold: the field reports ""."""
     reset(app)
@@ -250,7 +250,7 @@ def test_bad_chunk_size_typed_names_the_field_and_range(app: App, typed: str, ar
 
 @pytest.mark.parametrize("typed", ["300", "301", "-1", "2.5"])
 def test_bad_overlap_names_the_field_before_any_splitting(app: App, typed: str) -> None:
-    """BAD-INPUT case 2."""
+    """Bad input case 2."""
     reset(app)
     app.type("Requested overlap", typed)
     assert app.value("Requested overlap") == typed
@@ -273,7 +273,7 @@ def test_bad_overlap_names_the_field_before_any_splitting(app: App, typed: str) 
     ],
 )
 def test_bad_separators_are_refused_with_a_message(app: App, separators, expected) -> None:
-    """BAD-INPUT case 4."""
+    """Bad input case 4."""
     reset(app)
     app.fill("Separators", separators)
     assert_no_result(app)
@@ -282,7 +282,7 @@ def test_bad_separators_are_refused_with_a_message(app: App, separators, expecte
 
 
 def test_regex_looking_separator_is_matched_literally(app: App) -> None:
-    """BAD-INPUT case 4."""
+    """Bad input case 4."""
     text = "aaaa(a+)+$bbbbbb(a+)+$cc"
     settings = app.configure(text, size=10, overlap=0, separators=("(a+)+$", ""))
     expected = analyse(text, settings)
@@ -295,7 +295,7 @@ def test_regex_looking_separator_is_matched_literally(app: App) -> None:
 
 
 def test_paste_over_20000_code_points_is_refused_with_the_count(app: App) -> None:
-    """BAD-INPUT case 7."""
+    """Bad input case 7."""
     reset(app)
     app.fill("Source text", "a" * 20_001)
     expect(app.source_status()).to_contain_text("20,001 code points")
@@ -305,7 +305,7 @@ def test_paste_over_20000_code_points_is_refused_with_the_count(app: App) -> Non
 
 
 def test_paste_is_limited_by_code_points_not_utf16_units_or_bytes(app: App) -> None:
-    """BAD-INPUT case 12."""
+    """Bad input case 12."""
     reset(app)
     text = "😀" * 20_000  # 40,000 UTF-16 units, 80,000 bytes
     app.fill("Source text", text)
@@ -315,7 +315,7 @@ def test_paste_is_limited_by_code_points_not_utf16_units_or_bytes(app: App) -> N
 
 
 def test_file_over_100000_bytes_is_refused_with_its_size(app: App) -> None:
-    """BAD-INPUT case 8."""
+    """Bad input case 8."""
     reset(app)
     app.browse("big.txt", b"a" * 100_001)  # refused before reading: nothing recomputes
     expect(app.source_status()).to_contain_text("100,001 bytes")
@@ -335,7 +335,7 @@ def test_file_over_100000_bytes_is_refused_with_its_size(app: App) -> None:
     ],
 )
 def test_non_utf8_files_are_refused_and_nothing_is_imported(app: App, name, data) -> None:
-    """BAD-INPUT cases 9 and 10."""
+    """Bad input cases 9 and 10."""
     reset(app)
     app.browse(name, data)
     expect(app.source_status()).to_contain_text(f"{name} is not a UTF-8 text file")
@@ -344,7 +344,7 @@ def test_non_utf8_files_are_refused_and_nothing_is_imported(app: App, name, data
 
 
 def test_utf8_bom_is_dropped_and_inner_feff_stays(app: App) -> None:
-    """BAD-INPUT case 11."""
+    """Bad input case 11."""
     reset(app)
     app.settle(lambda: app.browse("bom.txt", "\ufeffstart \ufeff inner".encode()))
     expect(app.source_status()).to_contain_text("Imported bom.txt")
@@ -352,7 +352,7 @@ def test_utf8_bom_is_dropped_and_inner_feff_stays(app: App) -> None:
 
 
 def test_empty_file_has_its_own_message(app: App) -> None:
-    """BAD-INPUT case 13."""
+    """Bad input case 13."""
     reset(app)
     app.browse("empty.txt", b"")
     expect(app.source_status()).to_contain_text("empty.txt is empty")
@@ -360,7 +360,7 @@ def test_empty_file_has_its_own_message(app: App) -> None:
 
 
 def test_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: App) -> None:
-    """BAD-INPUT case 13."""
+    """Bad input case 13."""
     reset(app)
     app.fill("Source text", "   \n\t  \n")
     assert_no_result(app)
@@ -370,7 +370,7 @@ def test_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: App
 
 
 def test_several_files_dropped_at_once_are_refused(app: App) -> None:
-    """BAD-INPUT case 13."""
+    """Bad input case 13."""
     reset(app)
     app.drop([("a.txt", b"first"), ("b.md", b"second")])
     expect(app.source_status()).to_have_text(
@@ -380,7 +380,7 @@ def test_several_files_dropped_at_once_are_refused(app: App) -> None:
 
 
 def test_one_dropped_file_is_imported(app: App) -> None:
-    """BAD-INPUT case 13."""
+    """Bad input case 13."""
     reset(app)
     app.settle(lambda: app.drop([("one.txt", b"dropped text here")]))
     expect(app.source_status()).to_contain_text("Imported one.txt")
@@ -388,7 +388,7 @@ def test_one_dropped_file_is_imported(app: App) -> None:
 
 
 def test_folder_drop_is_refused_simulated_entry(app: App) -> None:
-    """BAD-INPUT case 13.
+    """Bad input case 13.
 
     A real directory cannot be put in a DataTransfer from a test; the drop event is
     faked with an entry whose isDirectory is true, which is what the page reads."""
@@ -408,7 +408,7 @@ def test_folder_drop_is_refused_simulated_entry(app: App) -> None:
     ],
 )
 def test_crlf_and_cr_in_an_imported_file_are_kept_exactly(app: App, file_text: str) -> None:
-    """BAD-INPUT case 14."""
+    """Bad input case 14."""
     app.configure(BASE_TEXT, size=20, overlap=5)
     app.settle(lambda: app.browse("crlf.txt", file_text.encode()))
     expect(app.source_status()).to_contain_text("Imported crlf.txt")
@@ -422,7 +422,7 @@ def test_crlf_and_cr_in_an_imported_file_are_kept_exactly(app: App, file_text: s
 
 
 def test_lone_surrogate_paste_is_refused_with_its_position(app: App) -> None:
-    """BAD-INPUT case 15.
+    """Bad input case 15.
 
     No keyboard types a lone surrogate; a paste from another program can carry one,
     so the value is set exactly and one input event fired."""
@@ -434,7 +434,7 @@ def test_lone_surrogate_paste_is_refused_with_its_position(app: App) -> None:
 
 
 def test_unicode_is_never_normalised_and_offsets_stay_exact(app: App) -> None:
-    """BAD-INPUT cases 16 and 21."""
+    """Bad input cases 16 and 21."""
     text = (
         "Cafe\u0301 👩\u200d👩\u200d👧 🇺🇸 \u202eabc\u202c zero\u200bwidth "
         "עברית line\u2028sep para\u2029sep " * 6
@@ -461,7 +461,7 @@ def test_unicode_is_never_normalised_and_offsets_stay_exact(app: App) -> None:
 def test_over_2000_chunks_says_how_many_and_offers_nothing(
     app: App, mode: str, size: int, overlap: int
 ) -> None:
-    """BAD-INPUT cases 17 and 18.
+    """Bad input cases 17 and 18.
 
     Whether this answers quickly is measured in bench/bench_core.py, not here."""
     text = "a" * 20_000  # one line, no separators
@@ -476,7 +476,7 @@ def test_over_2000_chunks_says_how_many_and_offers_nothing(
 
 
 def test_spreadsheet_safe_checkbox_changes_the_csv_download(app: App) -> None:
-    """BAD-INPUT cases 19 and 20."""
+    """Bad input cases 19 and 20."""
     text = '=SUM(A1:A2)\n\n+1 plus\n\n-2 minus\n\n@cmd\n\nplain "quoted", with comma\nand newline'
     app.configure(text, size=12, overlap=0)
     expected = analyse(text, Settings(chunk_size=12, chunk_overlap=0))

@@ -112,7 +112,7 @@ def test_a_pasted_excerpt_with_several_matches_lets_the_user_pick(fresh: App) ->
 
 
 def test_import_a_questions_file_and_refuse_a_bad_one(fresh: App) -> None:
-    """BAD-INPUT.md 25: the message names the line; the questions already here stay."""
+    """bad input 25: the message names the line; the questions already here stay."""
     start = SAMPLE.index("Backups do not cover laptops")
     good = json.dumps({"question": "Are laptops backed up?", "references": [
         {"content": "Backups do not cover laptops", "start_index": start,

@@ -1,4 +1,4 @@
-"""Grapheme boundaries against the test browser's ``Intl.Segmenter`` (SPEC.md "Damage":
+"""Grapheme boundaries against the test browser's ``Intl.Segmenter`` (docs/decisions.md "Damage":
 the browser is the oracle) on a generated corpus and on the repository's documents.
 
 Chromium's ICU follows Unicode 17, whose GB9c asks for a consonant before the virama;

@@ -1,4 +1,4 @@
-"""BAD-INPUT 23 and 24: the page survives its own bugs and fast users.
+"""bad input 23 and 24: the page survives its own bugs and fast users.
 
 - Rapid typing (40 characters, no delay between keys; and fast edits of Chunk size) ends
   with panels that match the final input, computed by chunker_py in the test process.
@@ -6,7 +6,7 @@
   page's own Pyodide, see App.python in conftest.py) shows a short bug line under Chunk
   readiness, offers nothing stale for export, and the next edit works again.
 
-A failed runtime load (BAD-INPUT 22) is covered by test_boot.py.
+A failed runtime load (bad input 22) is covered by test_boot.py.
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def small_chunks(app: App, text: str = BASE) -> Settings:
 
 
 def test_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
-    """BAD-INPUT case 24."""
+    """Bad input case 24."""
     settings = small_chunks(app)
     app.source.click()
     app.page.keyboard.press("ControlOrMeta+End")
@@ -79,7 +79,7 @@ def test_rapid_typing_ends_with_panels_for_the_final_text(app: App) -> None:
 
 
 def test_rapid_setting_edits_end_with_the_final_settings(app: App) -> None:
-    """BAD-INPUT case 24."""
+    """Bad input case 24."""
     small_chunks(app, BASE + TYPED)
     size = app.control("Chunk size")
 
@@ -112,7 +112,7 @@ def broken_once(app: App) -> Iterator[Settings]:
 def test_unexpected_python_exception_shows_a_short_bug_line(
     app: App, broken_once: Settings
 ) -> None:
-    """BAD-INPUT case 23."""
+    """Bad input case 23."""
     expect(app.readiness_status()).to_have_text("Something went wrong")
     message = app.readiness_message().text_content() or ""
     assert message.startswith("Bug: RuntimeError: injected failure for the resilience test.")
@@ -121,7 +121,7 @@ def test_unexpected_python_exception_shows_a_short_bug_line(
 
 
 def test_after_a_bug_no_stale_result_is_shown_or_offered(app: App, broken_once: Settings) -> None:
-    """BAD-INPUT case 23.
+    """Bad input case 23.
 
     The panels belonged to the previous text: none may still show or export it."""
     assert app.exports_enabled() == {
@@ -136,7 +136,7 @@ def test_after_a_bug_no_stale_result_is_shown_or_offered(app: App, broken_once: 
 
 
 def test_the_next_edit_after_a_bug_works_again(app: App, broken_once: Settings) -> None:
-    """BAD-INPUT case 23."""
+    """Bad input case 23."""
     app.fill("Source text", BASE + " two")
     expect(app.readiness_status()).to_have_text("Ready")
     assert app.records() == expected_table(BASE + " two", broken_once)
@@ -161,7 +161,7 @@ def test_the_drivers_settle_fails_when_an_action_fires_no_recompute(app: App) ->
 def test_after_a_bug_nothing_draws_the_previous_result_again(
     app: App, broken_once: Settings
 ) -> None:
-    """BAD-INPUT case 23. What the page does for the previous result after the bug (the
+    """Bad input case 23. What the page does for the previous result after the bug (the
     Evidence check found again: Clear questions; Show damaged chunks only switched on and
     off) draws it in no panel: the records, the preview and the chunk map stay empty.
     Before, the records were drawn again from the previous result's view."""
@@ -202,7 +202,7 @@ def comparison_rows(app: App) -> list[str]:
 def test_after_a_bug_no_panel_shows_the_previous_results_figures(
     new_app: Callable[..., App],
 ) -> None:
-    """BAD-INPUT case 23. The sample with its questions, every figure found; then a bug
+    """Bad input case 23. The sample with its questions, every figure found; then a bug
     in the next edit's result: the Damage figures, the token figures, the Splitter
     comparison, the Size trade-offs and the Evidence check (its figures, each question's
     verdict, its table by splitter) show none of the previous result's figures. Before,

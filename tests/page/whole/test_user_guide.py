@@ -73,7 +73,7 @@ def expected_rows(text: str, settings: Settings) -> list[list[str]]:
 
 
 def comparison_sizes(size: int, overlap: int) -> list[int]:
-    """SPEC.md: {C//2, C, 3C//2, 2C}, clamped to [O+1, 10 000], merged, ascending."""
+    """docs/decisions.md: {C//2, C, 3C//2, 2C}, clamped to [O+1, 10 000], merged, ascending."""
     return sorted(
         {min(max(s, overlap + 1), 10_000) for s in (size // 2, size, 3 * size // 2, 2 * size)}
     )
@@ -383,7 +383,7 @@ def test_import_a_file_shows_its_text_and_results(
 
 
 def test_import_keeps_crlf_line_endings_exactly(app: App) -> None:
-    # BAD-INPUT 14 / SPEC: line endings are not normalised; offsets refer to the file's text
+    # bad input 14: line endings are not normalised; offsets refer to the file's text
     data = b"First line.\r\nSecond line.\r\n\r\nThird paragraph here.\r\n"
     settings = app.configure("Before the CRLF import.", size=20, overlap=5)
     app.settle(lambda: app.browse("windows.txt", data, "text/plain"))
