@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT))
 from chunker_py import sentence_spans  # noqa: E402
 
 CODE_POINTS = 20_000
-# the README of commit 6f5a5e5, frozen: the live README.md changes with every edit, and the
-# identity gate's count and hash (153,592 sentences, sha256 28d99a74...fe59) were taken on it
+# the README of commit 6f5a5e5 (tracker numbers since replaced by names), frozen: the live
+# README.md changes with every edit, and the identity gate's count and hash are taken on it
 README = ROOT / "bench" / "data" / "README-6f5a5e5.md"
 
 CJK_SENTENCES = [
@@ -269,7 +269,7 @@ def identity_texts() -> list[str]:
 
 def identity() -> None:
     """The count and sha256 of every sentence of the identity texts (a speed-up must keep
-    both: 153,592 sentences, sha256 28d99a74...fe59 since the sentence rules' rewrite)."""
+    both: 153,568 sentences, sha256 0a0a0c14...4988 on the frozen README as it is now)."""
     import hashlib
 
     digest = hashlib.sha256()
