@@ -159,7 +159,7 @@ TOP_K = Field(
     recorded=False,
 )
 # The Evidence check's context budget: when set, retrieval takes chunks in rank order up to
-# this many tokens instead of the top k (SPEC.md "Context budget"); empty: top k.
+# this many tokens instead of the top k (docs/decisions.md "Context budget"); empty: top k.
 BUDGET = Field(
     "budget",
     "Budget",

@@ -15,7 +15,7 @@ this module says, per question and as means over the matched questions:
   them: recall = |∪(E ∩ R)| / Σ|E|, precision = |∪(E ∩ R)| / Σ|R|, IoU = |∪(E ∩ R)| /
   (Σ|R| + Σ|e outside R|); the 1-based rank of the first of them holding evidence, and the
   tokens the k chunks cost;
-- **retrieval within a context budget** (SPEC.md "Context budget"): instead of the top k,
+- **retrieval within a context budget** (docs/decisions.md "Context budget"): instead of the top k,
   the chunks taken from the ranking in rank order while the running sum of their tokens
   stays within the budget, the first-ranked always (``within_budget``, a function over an
   already-ranked list, so it composes with any ranking); the same scores over them.

@@ -1,5 +1,5 @@
-"""Retrieval within a context budget (SPEC.md "Context budget"): chunks taken in rank order
-while their tokens add up to at most the budget, the first-ranked always; Chroma's scores
+"""Retrieval within a context budget (docs/decisions.md "Context budget"): chunks taken in
+rank order while their tokens add up to at most the budget, the first-ranked always; Chroma's scores
 over the chunks taken, checked against an independent reference (``chroma_reference.py``
 over a truncation written here from the rule's words) with Hypothesis; bad input 36."""
 
