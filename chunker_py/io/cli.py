@@ -70,11 +70,21 @@ def _parser() -> argparse.ArgumentParser:
         _add_flag(p, field)
     p.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=(*FORMATS, "sweep"),
         default="jsonl",
         help="jsonl records (default), csv, a summary object, compare: one JSON object "
         f"per splitter row ({', '.join(row.label for _mode, row in comparison_rows())}) on the "
-        "same text and size, or evidence: one JSON object per question of --questions",
+        "same text and size, evidence: one JSON object per question of --questions, or "
+        "sweep: one JSON object per configuration (comparison row x size x overlap) over "
+        "every file and question, then the ranking",
+    )
+    p.add_argument(
+        "--objective",
+        metavar="KEY",
+        default="recall",
+        help="--format sweep: the ranking's first key: recall (default; within --budget, "
+        "else 1,000 tokens), precision, iou, precision-omega, kept-whole, damage or tokens; "
+        "ties: recall, fewer damaged chunks, fewer tokens embedded",
     )
     p.add_argument(
         "--questions",
@@ -343,6 +353,12 @@ def execute(
     if args.tiktoken:
         use_tiktoken()
     _check_dependencies({t.settings.tokenizer for t in tasks})
+    if args.format == "sweep":  # one sweep over every file, here
+        from .sweeping import read_documents, sweep_lines
+
+        documents = read_documents(tasks, output, report)
+        write(sweep_lines(documents, settings, output, args.objective))
+        return 1 if tally.skipped or len(documents) < len(tasks) else 0
     jobs = min(_jobs(args), len(tasks))
     progress = _progress(sources, args.quiet)
     if args.stream:

@@ -119,6 +119,14 @@ def compare_row_steps(text: str, settings: Settings, **options: Any) -> Iterator
     return _row_steps(text, wanted, **options)
 
 
+def settings_row_steps(
+    text: str, wanted: list[tuple[str, str, Settings, bool]], **options: Any
+) -> Iterator[Row | None]:
+    """Rows for any list of (key, label, settings, current), as the comparison's are made
+    (a None at each pause): the sweep's configurations."""
+    return _row_steps(text, wanted, **options)
+
+
 def _rows(steps: Iterator[Row | None]) -> Iterator[Row]:
     """The rows of ``_row_steps``, without its pauses."""
     return (row for row in steps if row is not None)
