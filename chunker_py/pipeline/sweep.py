@@ -265,10 +265,11 @@ class Sweep:
     ranking: tuple[str, ...]  # configuration keys, best first
     objective: dict[str, Any]
     verdicts: tuple[str, ...]
+    pareto: tuple[str, ...] = ()  # the front, fewest tokens embedded first
 
     def ranking_line(self) -> dict[str, Any]:
         return {"ranking": list(self.ranking), "objective": self.objective,
-                "verdicts": list(self.verdicts)}  # fmt: skip
+                "verdicts": list(self.verdicts), "pareto": list(self.pareto)}  # fmt: skip
 
     def jsonl(self) -> str:
         """``--format sweep``: one line per configuration, then the ranking line (the
@@ -294,7 +295,32 @@ def rank(lines: Sequence[dict[str, Any]], objective: str, budget: int) -> Sweep:
         "questions": with_questions,
     }
     verdicts = tuple(verdict(line, with_questions) for line in ranked[:3] if line["error"] is None)
-    return Sweep(tuple(lines), tuple(r["configuration"] for r in ranked), described, verdicts)
+    front = pareto_front(lines, with_questions)
+    ranking = tuple(r["configuration"] for r in ranked)
+    return Sweep(tuple(lines), ranking, described, verdicts, front)
+
+
+def pareto_front(lines: Sequence[dict[str, Any]], with_questions: bool) -> tuple[str, ...]:
+    """The configurations no other beats on both axes of the sweep's chart: fewer (or as
+    few) tokens embedded and a better (or as good) value, strictly better on one; the value
+    is recall within the budget (higher is better), or without questions damaged chunks
+    (fewer is better). Fewest tokens first."""
+    figure = "recall" if with_questions else "damaged_chunks"
+    sign = -1 if with_questions else 1
+    points = [
+        (line["tokens_embedded"], sign * line[figure], line["configuration"])
+        for line in lines
+        if line["error"] is None and line[figure] is not None
+    ]
+    front: list[str] = []
+    best: float | None = None
+    # by tokens, then value: a point is on the front when its value beats every point
+    # with fewer tokens (the first of equal points only)
+    for _tokens, value, key in sorted(points, key=lambda p: (p[0], p[1])):
+        if best is None or value < best:
+            front.append(key)
+            best = value
+    return tuple(front)
 
 
 def _plural(count: int, one: str, many: str) -> str:

@@ -195,7 +195,7 @@ def test_cli_format_sweep_equals_the_librarys_lines(tmp_path: Path) -> None:
     expected = sweep((Document(None, SAMPLE, QUESTIONS),), Settings(budget=500)).jsonl()
     assert done.stdout == expected
     last = json.loads(done.stdout.splitlines()[-1])
-    assert set(last) == {"ranking", "objective", "verdicts"}
+    assert set(last) == {"ranking", "objective", "verdicts", "pareto"}
     assert last["objective"]["budget"] == 500
 
 
@@ -204,3 +204,20 @@ def test_cli_refuses_an_unknown_objective() -> None:
     done = cli(str(ROOT / "static" / "sample.txt"), "--format", "sweep", "--objective", "best")
     assert done.returncode == 2 and done.stdout == ""
     assert "Objective must be one of recall, precision" in done.stderr
+
+
+def test_the_pareto_front_is_every_configuration_no_other_beats_on_both_axes() -> None:
+    done = sweep(DOCUMENTS, Settings())
+    points = {x["configuration"]: (x["tokens_embedded"], x["recall"]) for x in done.lines}
+
+    def beaten(key: str) -> bool:
+        t, r = points[key]
+        return any(t2 <= t and r2 >= r and (t2 < t or r2 > r) for k, (t2, r2) in points.items())
+
+    brute = sorted((k for k in points if not beaten(k)), key=lambda k: points[k])
+    front = list(done.pareto)
+    # equal points: the first of them only
+    assert [points[k] for k in front] == sorted({points[k] for k in brute})
+    assert all(not beaten(k) for k in front)
+    tokens = [points[k][0] for k in front]
+    assert tokens == sorted(tokens)
