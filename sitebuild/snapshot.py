@@ -52,7 +52,7 @@ HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 # page's standard library leaves out what only they import.
 CLI_ONLY = tuple(
     f"chunker_py.io.{name}"
-    for name in ("cli", "cluster", "corpus", "pool", "rules", "sources", "stream")
+    for name in ("cli", "cluster", "corpus", "pool", "rules", "sources", "stream", "sweeping")
 )
 
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
