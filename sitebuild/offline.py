@@ -27,11 +27,15 @@ _ID_SLOT = re.compile(rb'data-offline-id="[^"]*"')
 # The snapshot's brotli copy (sitebuild/snapshot.py) is for first visits: keeping it too
 # would download 4.8 MB more for the copy the worker already keeps.
 SNAPSHOT_BROTLI = re.compile(r"(^|/)snapshot-[^/]*\.bin\.br$")
+# The embedding model (sitebuild/model.py, 45 MB) is fetched and kept only once dense or
+# hybrid retrieval is chosen: a first visit never downloads it.
+ON_DEMAND = ("static/model/",)
 
 
 def site_files(root: Path) -> list[str]:
     """Every file of the site the worker keeps, relative to the root, sorted: all but the
-    worker itself and the precompressed copies beside the originals."""
+    worker itself, the precompressed copies beside the originals and the files fetched on
+    demand (the embedding model)."""
     names = []
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
@@ -41,6 +45,8 @@ def site_files(root: Path) -> list[str]:
             continue  # x.js.gz beside x.js (the snapshot's own .bin.gz has no original)
         if SNAPSHOT_BROTLI.search(name):
             continue  # the worker keeps the snapshot from its .bin.gz, inflated (static/sw.js)
+        if name.startswith(ON_DEMAND):
+            continue
         names.append(name)
     return sorted(names)
 

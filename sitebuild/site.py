@@ -32,6 +32,9 @@ Layout of dist/ (every URL below is relative to index.html):
                                     when the page is available offline
         wheels/chunker_py-*.whl     built by flit_core (sitebuild/wheel.py; not loaded at
                                     start-up; for download and micropip users)
+    static/model/                   the embedding model (sitebuild/model.py):
+        all-MiniLM-L6-v2.onnx       fetched only when dense or hybrid retrieval is chosen,
+        manifest.json               never by a first visit nor the worker's install
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
         pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
         micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
@@ -53,6 +56,7 @@ from typing import Any
 from sitebuild.bundle import python_bundle
 from sitebuild.compress import BROTLI, precompress
 from sitebuild.first_look import first_look_for
+from sitebuild.model import write_model
 from sitebuild.npm import ensure_node_modules, pyodide_python_version
 from sitebuild.offline import WORKER, write_offline
 from sitebuild.paths import APP, DIST, INDEX_TEMPLATE, ROOT, STATIC
@@ -287,6 +291,7 @@ def build(dist: Path = DIST) -> Site:
     values["first_look"] = first_look_for(bundle, bare_index)
     index = render_index(template, values)
     (staging / "index.html").write_text(index, "utf-8")
+    write_model(staging)  # fetched on demand: outside the offline list (sitebuild/offline.py)
     write_offline(staging)
     precompress(staging)  # after every file, sw.js and index.html included
 

@@ -67,6 +67,11 @@ SNAPSHOT_LAZY = (
     "chunker_py.tokenizers.bpe",
     "chunker_py.tokenizers.wordpiece",
     "chunker_py.tokenizers.words",
+    # the embedding model's input ids (imports wordpiece), its ONNX writer and the CLI's
+    # onnxruntime door: loaded when dense or hybrid retrieval is first chosen
+    "chunker_py.embedding.wordpieces",
+    "chunker_py.embedding.onnx_graph",
+    "chunker_py.embedding.onnx_runtime",
     # the CLI's --tiktoken (imports bpe; never the page's)
     "chunker_py.tokenizers.native",
     *CLI_ONLY,

@@ -86,8 +86,9 @@ def apps(browser: Browser) -> Iterator[Callable[..., App]]:
 
 def build_files(root: Path) -> set[str]:
     """What a build wrote for the browser: every file but the worker itself, the
-    precompressed copies beside originals (those are for hosts) and the snapshot's brotli
-    copy (for first visits: the worker keeps the gzip file's bytes, inflated)."""
+    precompressed copies beside originals (those are for hosts), the snapshot's brotli
+    copy (for first visits: the worker keeps the gzip file's bytes, inflated) and the
+    embedding model (fetched on demand)."""
     names = set()
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
@@ -97,6 +98,8 @@ def build_files(root: Path) -> set[str]:
             continue
         if re.search(r"(^|/)snapshot-[^/]*\.bin\.br$", name):
             continue
+        if name.startswith("static/model/"):
+            continue  # the embedding model: fetched when dense retrieval is first chosen
         names.add(name)
     return names
 
