@@ -36,7 +36,7 @@ DOCS = {
 
 
 MARKDOWN = (
-    ROOT / "README.md",
+    ROOT / "bench" / "data" / "README-6f5a5e5.md",
     ROOT / "tests" / "data" / "markdown-it-py-README.md",
     ROOT / "tests" / "data" / "annotated-types-README.md",
 )

@@ -53,13 +53,12 @@ from chunker_py.io.corpus import Output, Task, cut  # noqa: E402
 logging.disable(logging.WARNING)
 
 REAL = [
-    ROOT / "README.md",
+    ROOT / "bench" / "data" / "README-6f5a5e5.md",
     ROOT / "CHANGELOG.md",
     ROOT / "static" / "sample.txt",
     *sorted((ROOT / "tests" / "data").glob("*.md")),
     *sorted((ROOT / "tests" / "data").glob("*.txt")),
-    *sorted(Path("/work/shared").glob("*.md")),
-    *sorted(Path("/work/shared/seeds").glob("*.txt")),
+    *sorted((ROOT / "docs").glob("*.md")),
 ]
 
 

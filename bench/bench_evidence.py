@@ -31,8 +31,8 @@ from chunker_py.measures.evidence import Excerpt, Question, evidence_of  # noqa:
 
 
 def prose(code_points: int) -> str:
-    """The README and the user guide, repeated to the length."""
-    unit = (ROOT / "README.md").read_text("utf-8") + "\n\n"
+    """A long README (this project's, frozen) and the user guide, repeated to the length."""
+    unit = (ROOT / "bench" / "data" / "README-6f5a5e5.md").read_text("utf-8") + "\n\n"
     unit += (ROOT / "tests" / "data" / "user_guide.txt").read_text("utf-8")
     return (unit * (code_points // len(unit) + 1))[:code_points]
 

@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 SOURCES = (
     ROOT / "tests" / "data" / "user_guide.txt",
-    ROOT / "README.md",
+    ROOT / "bench" / "data" / "README-6f5a5e5.md",
     ROOT / "tests" / "data" / "markdown-it-py-README.md",
     ROOT / "tests" / "data" / "annotated-types-README.md",
 )

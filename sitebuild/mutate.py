@@ -368,7 +368,7 @@ def sampled_run(copy: Path, sites: list[SiteMutant]) -> list[str]:
 
 def repository_copy(folder: Path) -> Path:
     """The repository without what the core tests never read (they do read README.md,
-    tests/data and static/sample.txt), plus the token tests' reference tokenizer, which
+    docs/, tests/data and static/sample.txt), plus the token tests' reference tokenizer, which
     the build extracts into .cache."""
     shutil.copytree(ROOT, folder, ignore=shutil.ignore_patterns(*MUTATION_SKIP), dirs_exist_ok=True)
     if TOKEN_REFERENCE.is_dir():

@@ -1,7 +1,7 @@
 """The development server: dist/ as a good static host sends it, with the page's CSP. The
 tests and benchmarks serve their builds with it too (port 0 picks a free port).
 
-What it sends (and what any host of dist/ should send; README "Hosting"):
+What it sends (and what any host of dist/ should send; docs/hosting-and-offline.md):
 - exact MIME types (application/wasm for the wasm, text/javascript for modules);
 - `Cache-Control: public, max-age=31536000, immutable` for everything under static/
   (content-addressed: static/build-<hash>/, static/vendor/<package>-<version>/) and

@@ -1,4 +1,4 @@
-"""The development server behaves like a good static host (README "Hosting"): caching by
+"""The development server behaves like a good static host (docs/hosting-and-offline.md): caching by
 content address, gzip and brotli for compressible types, precompressed copies beside the
 originals for hosts that serve them. No browser: raw HTTP, bodies decoded here."""
 

@@ -128,13 +128,13 @@ def test_tests_that_never_end_count_as_timed_out_and_failures_are_named(
 
 
 def test_the_readmes_count_of_excluded_sites_is_the_codes() -> None:
-    """The README's "N of about M sites are excluded" says what the sampler finds in
-    chunker_py now: N sites marked equivalent, exactly (a marker added or removed without
-    the README following fails here), of M sites in all, within 10 % (every change to the
-    code moves M a little; a README off by more is out of date)."""
+    """docs/architecture.md's "N of about M sites are excluded" says what the sampler finds
+    in chunker_py now: N sites marked equivalent, exactly (a marker added or removed without
+    the page following fails here), of M sites in all, within 10 % (every change to the
+    code moves M a little; a page off by more is out of date)."""
     import re
 
-    readme = (PACKAGE.parent / "README.md").read_text("utf-8")
+    readme = (PACKAGE.parent / "docs" / "architecture.md").read_text("utf-8")
     said = re.findall(
         r"(\d[\d,]*) of about (\d[\d,]*) sites are excluded", " ".join(readme.split())
     )
@@ -142,6 +142,6 @@ def test_the_readmes_count_of_excluded_sites_is_the_codes() -> None:
     excluded, total = (int(n.replace(",", "")) for n in said[0])
     everything = mutation_sites(PACKAGE, False)
     now = f"{excluded_sites(PACKAGE):,} of about {len(everything):,} sites are excluded"
-    assert excluded == excluded_sites(PACKAGE), f"README: {now}"
-    assert abs(total - len(everything)) <= len(everything) / 10, f"README: {now}"
+    assert excluded == excluded_sites(PACKAGE), f"docs/architecture.md: {now}"
+    assert abs(total - len(everything)) <= len(everything) / 10, f"docs/architecture.md: {now}"
     assert excluded == len(everything) - len(mutation_sites(PACKAGE))

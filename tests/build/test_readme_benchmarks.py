@@ -1,5 +1,6 @@
-"""Every benchmark command the README shows names a script that exists and flags that the
-script accepts (a benchmark itself takes minutes, so its run is not part of the tests)."""
+"""Every benchmark command the documentation shows (README.md and docs/) names a script
+that exists and flags that the script accepts (a benchmark itself takes minutes, so its
+run is not part of the tests)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.documentation import everything
+
 ROOT = Path(__file__).resolve().parents[2]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCUMENTATION = everything()
 COMMAND = re.compile(r"python (bench/[\w-]+\.py)((?: --[\w-]+)*)")
 
 
 def readme_benchmark_commands() -> list[tuple[str, list[str]]]:
-    found = {(script, tuple(flags.split())) for script, flags in COMMAND.findall(README)}
+    found = {(script, tuple(flags.split())) for script, flags in COMMAND.findall(DOCUMENTATION)}
     return [(script, list(flags)) for script, flags in sorted(found)]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+import chunker_py
 from sitebuild.paths import PYPROJECT, ROOT, TOKEN_DATA
 from sitebuild.pypi import fetch_wheel, runtime_requirements
 from sitebuild.wheel import build_wheel, satisfies
@@ -77,7 +78,7 @@ def test_wheel_declares_every_runtime_dependency_of_pyproject(wheel) -> None:
     optional = [r.split(";")[0].strip() for r in headers["Requires-Dist"] if "extra ==" in r]
     assert sorted(optional) == sorted(r for group in extras.values() for r in group)
     assert sorted(headers.get("Provides-Extra", [])) == sorted(extras)
-    assert headers["Name"] == [project["name"]] and headers["Version"] == [project["version"]]
+    assert headers["Name"] == [project["name"]] and headers["Version"] == [chunker_py.__version__]
     assert headers["License-Expression"] == ["MIT"]
     assert headers["Requires-Python"] == [project["requires-python"]]
 

@@ -118,7 +118,7 @@ def settings_strategy(
     return Settings(**values)  # type: ignore[arg-type]
 
 
-# docs/decisions.md "Comparison" and README: the rows in the table's order
+# docs/decisions.md "Comparison" and docs/evidence.md: the rows in the table's order
 COMPARISON = [
     "Recursive (generic)",
     "Recursive (Markdown preset)",

@@ -1,4 +1,4 @@
-"""The README's Dask examples run as written: the LocalCluster script, and the
+"""The documentation's Dask examples run as written: the LocalCluster script, and the
 remote-scheduler one with ``DASK_SCHEDULER_ADDRESS`` naming a running scheduler; both
 print the records of ``--jobs 1``."""
 
@@ -14,16 +14,17 @@ import pytest
 from distributed import LocalCluster
 
 from chunker_py.io.cli import execute
+from tests.documentation import everything
 
 ROOT = Path(__file__).resolve().parents[3]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCUMENTATION = everything()
 NOTES = "# Notes\n\nReset password. Keep backup codes.\n\nA second paragraph, longer. " * 5
 
 pytestmark = pytest.mark.subprocess
 
 
 def dask_blocks() -> list[str]:
-    blocks = re.findall(r"^```python\n(.*?)^```", README, flags=re.M | re.S)
+    blocks = re.findall(r"^```python\n(.*?)^```", DOCUMENTATION, flags=re.M | re.S)
     return [block for block in blocks if '"--dask"' in block]
 
 

@@ -1,5 +1,6 @@
-"""Every command of the README's command line runs as written, and `pip install .`
-into a fresh virtual environment gives a working `chunker-py` without any test dependency."""
+"""Every command line the documentation shows (README.md and docs/) runs as written, and
+`pip install .` into a fresh virtual environment gives a working `chunker-py` without any
+test dependency."""
 
 from __future__ import annotations
 
@@ -13,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from tests.core.token_references import TOKENIZER_JSON
+from tests.documentation import everything
 
 ROOT = Path(__file__).resolve().parents[3]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+DOCUMENTATION = everything()
 pytestmark = pytest.mark.subprocess
 
 NOTES = "# Notes\n\nReset password. Keep backup codes.\n\nA second paragraph, longer. " * 5
@@ -31,13 +33,14 @@ FILES = {
 
 
 def blocks(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", README, flags=re.M | re.S)
+    return re.findall(rf"^```{language}\n(.*?)^```", DOCUMENTATION, flags=re.M | re.S)
 
 
 def commands(*, installing: bool) -> list[str]:
-    """The README's shell lines that run the command line: with ``installing`` those of
-    the install block (pip and chunker-py), else the ``python -m chunker_py`` ones."""
-    lines = [line for block in blocks("sh") for line in block.splitlines()]
+    """The documentation's shell lines that run the command line, each distinct line once
+    in the order shown: with ``installing`` those of the install blocks (pip and
+    chunker-py), else the ``python -m chunker_py`` ones."""
+    lines = list(dict.fromkeys(line for block in blocks("sh") for line in block.splitlines()))
     install = [line for line in lines if line.startswith(("pip install", "chunker-py"))]
     if installing:
         return install

@@ -447,8 +447,8 @@ def test_exactly_the_limit_after_dropping_blank_windows_keeps_the_spans() -> Non
 
 
 def documented_damage_figures() -> list[str]:
-    """The figures in the order of the README's table under "Damage and comparison"."""
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text("utf-8")
+    """The figures in the order of docs/evidence.md's table under "Damage and comparison"."""
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "evidence.md").read_text("utf-8")
     section = readme.split("\n## Damage and comparison\n", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
     return [name for row in rows for name in row.split("`")[1::2]]

@@ -1,16 +1,17 @@
-"""The README's streaming examples run as written and print what they say."""
+"""The documentation's streaming examples run as written and print what they say."""
 
 from __future__ import annotations
 
 import ast
 import re
-from pathlib import Path
 
-README = (Path(__file__).resolve().parents[3] / "README.md").read_text(encoding="utf-8")
+from tests.documentation import everything
+
+DOCUMENTATION = everything()
 
 
 def python_blocks(marker: str) -> list[str]:
-    blocks = re.findall(r"^```python\n(.*?)^```", README, flags=re.M | re.S)
+    blocks = re.findall(r"^```python\n(.*?)^```", DOCUMENTATION, flags=re.M | re.S)
     return [block for block in blocks if marker in block]
 
 
