@@ -1,4 +1,4 @@
-"""The sweep (SPEC.md "Context budget"): which splitter, which size, over the user's own
+"""The sweep (docs/decisions.md "Context budget"): which splitter, which size, over the user's own
 documents and questions, and a verdict.
 
 Every comparison row (``pipeline/compare.py``'s ``row_settings``) is run at a ladder of

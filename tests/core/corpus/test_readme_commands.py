@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.core.token_references import TOKENIZER_JSON
-from tests.documentation import everything
+from tests.documentation import everything, page
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENTATION = everything()
@@ -32,19 +32,31 @@ FILES = {
 }
 
 
-def blocks(language: str) -> list[str]:
-    return re.findall(rf"^```{language}\n(.*?)^```", DOCUMENTATION, flags=re.M | re.S)
+def blocks(language: str, text: str = DOCUMENTATION) -> list[str]:
+    return re.findall(rf"^```{language}\n(.*?)^```", text, flags=re.M | re.S)
+
+
+def shell_lines(text: str) -> list[str]:
+    return list(dict.fromkeys(line for block in blocks("sh", text) for line in block.splitlines()))
 
 
 def commands(*, installing: bool) -> list[str]:
     """The documentation's shell lines that run the command line, each distinct line once
-    in the order shown: with ``installing`` those of the install blocks (pip and
-    chunker-py), else the ``python -m chunker_py`` ones."""
-    lines = list(dict.fromkeys(line for block in blocks("sh") for line in block.splitlines()))
-    install = [line for line in lines if line.startswith(("pip install", "chunker-py"))]
+    in the order shown: with ``installing`` those of the README's install block (pip and
+    chunker-py; the optional extras other pages install, such as the embedding model's,
+    are not downloaded here), else the ``python -m chunker_py`` lines of every page."""
+    install = [
+        line
+        for line in shell_lines(page("README.md"))
+        if line.startswith(("pip install", "chunker-py"))
+    ]
     if installing:
         return install
-    return [line for line in lines if "python -m chunker_py" in line and line not in install]
+    return [
+        line
+        for line in shell_lines(DOCUMENTATION)
+        if "python -m chunker_py" in line and line not in install
+    ]
 
 
 def workdir(root: Path) -> Path:

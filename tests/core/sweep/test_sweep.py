@@ -1,4 +1,4 @@
-"""The sweep (SPEC.md "Context budget"): every comparison row x the size ladder x overlap
+"""The sweep (docs/decisions.md "Context budget"): every comparison row x the size ladder x overlap
 0 and the row's own, over the documents and their questions; each configuration's figures
 equal running it alone; the ranking follows its objective; the verdict names the top."""
 
