@@ -92,7 +92,7 @@ document.documentElement.dataset.booted = String(result);
 """
 
 # The JavaScript peer's shape (ChunkViz: one HTML page and one script that splits a text
-# inline in it and lists the chunks; the issue measured the real one at 0.08 MB on the
+# inline in it and lists the chunks; the real one is 0.08 MB on the
 # wire). This stand-in is a few KB, so it is faster than the real peer: the page's first
 # look is compared against it. Its time is when its chunks are in the DOM, as the page's
 # first look (static/firstlook.js's ci:first-look mark).

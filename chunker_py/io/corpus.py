@@ -418,8 +418,8 @@ WARM_UP_SETTINGS = 8  # distinct settings warmed at most (a rules file may have 
 def warm_up(tasks: Sequence[Task], output: Output) -> None:
     """Cut a small sample document, as the run's files are cut (their settings, metadata
     on or off, the output's format), before a ``cut_beside`` run forks: the workers
-    inherit what the first file loads and builds instead of each loading it again (issue
-    22: ~10 % more CPU for ``--jobs 2`` than for ``--jobs 1``). Nothing is written; any
+    inherit what the first file loads and builds instead of each loading it again (without
+    it, ``--jobs 2`` took ~10 % more CPU than ``--jobs 1``). Nothing is written; any
     failure is left for the real files to meet."""
     seen: set[Settings] = set()
     for task in tasks:

@@ -5,7 +5,7 @@ Everything is computed from the spans, with the Markdown parse, the sentences an
 grapheme data cached per text (``per_text``), so a settings change re-parses nothing
 and the figures cost O(chunks · log blocks).
 
-Definitions (the issue's, exactly):
+Definitions (docs/decisions.md "Damage", exactly):
 - A block's span runs from the start of its first line to the end of its last line, trimmed
   of ``str.isspace`` characters. Fences and tables are counted at every depth (inside list
   items and quotes too); an unclosed fence runs to the end of the text.

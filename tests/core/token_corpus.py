@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 TOKENIZER_NAMES = ["cl100k_base", "o200k_base", "wordpiece", "words"]
 
-# Named samples: every script and edge the issue lists, plus what the pattern rules hinge on
+# Named samples: every script and edge the tokenizers must handle, plus what the patterns hinge on
 # (contractions, digit runs, whitespace before a newline, long pieces, special tokens).
 CORPUS: dict[str, str] = {
     "english": "Reset your password, then keep the backup codes. It's what we'd advise; "

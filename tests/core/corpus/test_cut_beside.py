@@ -141,7 +141,7 @@ def slowly_by_pid(task: Task, output: Output) -> Done:
 def test_both_processes_cut_files_above_the_page_s_import_limit(tmp_path: Path) -> None:
     """A corpus of files above the page's 100,000-byte limit (with --no-limits) is cut by
     this process and the worker alike: when the parent left every such file to the worker,
-    --jobs 2 ran no faster than --jobs 1 on the 40 files of 440 kB the issue measures."""
+    --jobs 2 ran no faster than --jobs 1 on the benchmark's 40 files of 440 kB."""
     assert corpus_module.PARENT_MAX_BYTES >= 1 << 20
     docs: list[str | bytes | None] = ["A sentence of prose. " * 8_000] * 12  # 168 kB each
     tasks = write_files(tmp_path, docs)

@@ -117,7 +117,7 @@ def test_abbreviations_and_initials(text: str, expected: list[str]) -> None:
 
 
 CONTEXT = [
-    # "No." counts before a number, ends a sentence before a word (the example)
+    # "No." counts before a number, ends a sentence before a word (docs/decisions.md's example)
     ("No. Wait… What happened here? Fine.", ["No.", "Wait…", "What happened here?", "Fine."]),
     ("It is No. 5 on the list.", ["It is No. 5 on the list."]),
     ("The answer was no. Then we left.", ["The answer was no.", "Then we left."]),
