@@ -191,7 +191,7 @@ def accuracy() -> None:
     cases: dict[str, list[tuple[str, str, list[str]]]] = {"rule tables (ours)": []}
     for _family, text, expected in rule_cases():
         # the rule tables state no language: the references get the detected one
-        from chunker_py.text.segmenter import detect_language
+        from chunker_py.text.sentence_language import detect_language
 
         cases["rule tables (ours)"].append((detect_language(text), text, expected))
     for case in json.loads((ROOT / "tests" / "data" / "sentence_cases.json").read_text("utf-8")):

@@ -8,7 +8,9 @@ keeps the names the other layers import and the per-text cache.
 from __future__ import annotations
 
 from ..engine.index import TextIndex, per_text
-from .segmenter import LANGUAGES, detect_language, normalise_abbreviation, sentence_spans
+from .segmenter import sentence_spans
+from .sentence_language import LANGUAGES, detect_language
+from .sentence_latin import normalise_abbreviation
 
 __all__ = ["LANGUAGES", "detect_language", "normalise_abbreviation", "sentence_spans", "sentences"]
 

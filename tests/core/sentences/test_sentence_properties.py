@@ -14,7 +14,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse, sentence_spans
-from chunker_py.text.segmenter import LANGUAGES
+from chunker_py.text.sentence_language import LANGUAGES
 
 # The characters the rules look at, plus some of every script and edge cases of the
 # house (CRLF, NBSP, U+FEFF, emoji, combining marks, astral letters).

@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from chunker_py import sentence_spans
-from chunker_py.text.segmenter import LANGUAGES, detect_language
+from chunker_py.text.sentence_language import LANGUAGES, detect_language
 
 
 def split(text: str, abbreviations: tuple[str, ...] = (), language: str = "auto") -> list[str]:

@@ -29,7 +29,8 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from chunker_py.text import segmenter
+from chunker_py.text import segmenter, sentence_language, sentence_marks, sentence_pairs
+from chunker_py.text import sentence_lists as lists
 
 # Pieces of Latin sentences: words long enough for the shortcuts (12 characters before
 # the run), tokens before a dot that need a second look or not, runs, and what follows.
@@ -92,8 +93,8 @@ def test_colon_stops_are_the_letters_before_each_colon(
 ) -> None:
     start, end = cut_range(text, cut_start, cut_end)
     expected = any(
-        (text[at] == ";" and segmenter._GREEK_CHAR.has(text[at - 1]))
-        or (text[at] == ":" and segmenter._ARMENIAN_CHAR.has(text[at - 1]))
+        (text[at] == ";" and sentence_marks._GREEK_CHAR.has(text[at - 1]))
+        or (text[at] == ":" and sentence_marks._ARMENIAN_CHAR.has(text[at - 1]))
         for at in range(start + 1, end)
     )
     assert segmenter._colon_stops(text, start, end) == expected
@@ -122,13 +123,13 @@ def pairs_by_search(text: str) -> list[tuple[int, int]]:
     """The pairs as the rule states them: every match of the pair patterns, the
     outermost ones kept when no blank line is found inside."""
     found = sorted(
-        m.span() for _opener, pattern in segmenter._PAIRS for m in pattern.finditer(text)
+        m.span() for _opener, pattern in sentence_pairs._PAIRS for m in pattern.finditer(text)
     )
     out: list[tuple[int, int]] = []
     for a, b in found:
         if out and a < out[-1][1]:
             continue
-        if not segmenter._PARAGRAPH_BREAK.search(text, a, b):
+        if not sentence_pairs._PARAGRAPH_BREAK.search(text, a, b):
             out.append((a, b))
     return out
 
@@ -139,8 +140,8 @@ def pairs_by_search(text: str) -> list[tuple[int, int]]:
 @example('( a\r\n\r\n b ) "x"')
 @example("(a\n\u2028\nb)")
 def test_pairs_hold_no_blank_line(text: str) -> None:
-    breaks = segmenter._paragraph_breaks(text, 0, len(text))
-    assert segmenter._pairs(text, 0, len(text), breaks) == pairs_by_search(text)
+    breaks = sentence_pairs._paragraph_breaks(text, 0, len(text))
+    assert sentence_pairs._pairs(text, 0, len(text), breaks) == pairs_by_search(text)
 
 
 def second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
@@ -170,17 +171,17 @@ def second_markers_by_needle(text: str, start: int, end: int) -> list[int]:
 @example("x b)\u2028", 0, 0)
 def test_second_markers_are_the_needles(text: str, cut_start: int, cut_end: int) -> None:
     start, end = cut_range(text, cut_start, cut_end)
-    found = segmenter._second_markers(text, start, segmenter._value_tails(text, start, end))
+    found = lists._second_markers(text, start, lists._value_tails(text, start, end))
     assert found == second_markers_by_needle(text, start, end)
 
 
 def test_many_dots_still_find_the_second_marker() -> None:
     text = "." * 2000 + ") " * 500 + " 2. x"
     at = text.index("2.")
-    assert segmenter._second_markers(text, 0, segmenter._value_tails(text, 0, len(text))) == [at]
-    tails = segmenter._value_tails(text, 0, len(text))
-    assert segmenter._inline_list_windows(text, 0, len(text), tails) == [
-        (max(0, at - segmenter._LIST_REACH), len(text))
+    assert lists._second_markers(text, 0, lists._value_tails(text, 0, len(text))) == [at]
+    tails = lists._value_tails(text, 0, len(text))
+    assert lists._inline_list_windows(text, 0, len(text), tails) == [
+        (max(0, at - lists._LIST_REACH), len(text))
     ]
 
 
@@ -200,7 +201,7 @@ def inline_markers_by_tail(text: str, start: int, first: int, last: int) -> list
         at, stop = tail.span()
         if at - 2 >= start and text[at - 1] not in "0123456789ivx" and not text[at - 2].isspace():
             continue
-        value = segmenter._MARKER_VALUE.search(text, max(start, at - 4), at)
+        value = lists._MARKER_VALUE.search(text, max(start, at - 4), at)
         if value:
             found.append((value.start(1), value.group(1), text[at:stop]))
     return found
@@ -228,8 +229,8 @@ def test_inline_markers_are_the_tails_values(
     last = max(first, len(text) - cut_last)
     expected = inline_markers_by_tail(text, start, first, last)
     for end in {last, len(text)}:  # the tails of the range, which may reach beyond ``last``
-        tails = segmenter._value_tails(text, start, end)
-        assert segmenter._inline_markers(text, start, first, last, tails) == expected
+        tails = lists._value_tails(text, start, end)
+        assert lists._inline_markers(text, start, first, last, tails) == expected
 
 
 # The Latin shortcuts' second set: what may follow ". " (a digit, a bullet, an opener, besides a
@@ -279,11 +280,11 @@ BLOCKS = st.sampled_from(
 @example("\U00010300", "̀")  # a code point beyond the BMP whose second byte is 0x03
 def test_present_rules_out_only_absent_blocks(text: str, needle: str) -> None:
     seconds = text.encode("utf-32-le", "surrogatepass")[1::4]
-    segmenter._note_blocks(text, seconds)
+    sentence_marks._note_blocks(text, seconds)
     try:
-        assert segmenter._present(text, needle) == (needle in text)
+        assert sentence_marks._present(text, needle) == (needle in text)
     finally:
-        segmenter._note_blocks("", b"")
+        sentence_marks._note_blocks("", b"")
 
 
 LINES = st.sampled_from([*"ab \t\n\x0b\x0c\x1c\x85\u2028\u2029\u3000", "\n\n", "\n \n"])
@@ -296,15 +297,15 @@ LINES = st.sampled_from([*"ab \t\n\x0b\x0c\x1c\x85\u2028\u2029\u3000", "\n\n", "
 @example("\n\nb", (1, 0))
 def test_blank_lines_without_cr_are_the_pattern(text: str, cut: tuple[int, int]) -> None:
     start, end = cut_range(text, *cut)  # (without up to cut[0] characters before, cut[1] after)
-    expected = [m.span() for m in segmenter._PARAGRAPH_BREAK.finditer(text, start, end)]
-    assert segmenter._paragraph_breaks(text, start, end) == expected
+    expected = [m.span() for m in sentence_pairs._PARAGRAPH_BREAK.finditer(text, start, end)]
+    assert sentence_pairs._paragraph_breaks(text, start, end) == expected
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.text(st.sampled_from([*"azAZ09 .@[`{~\x7f\x00", "é", "我", "Ω", "😀"]), max_size=60))
 def test_ascii_letter_count_counts_each_letter(text: str) -> None:
     expected = sum(map(text.count, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
-    assert segmenter._ascii_letter_count(text) == expected
+    assert sentence_language._ascii_letter_count(text) == expected
 
 
 # Terminators of both kinds, their closers, runs that go on after a space, and what may
@@ -328,7 +329,7 @@ def plain_candidates(text: str, start: int) -> re.Pattern[str]:
 def after_first_skip(pattern: re.Pattern[str], text: str, start: int, end: int) -> list:
     """The runs ``_paragraph`` looks at: a plain pattern's matches less those its first
     check skips; a guarded pattern's (two groups) as they are."""
-    no_end, unconditional = segmenter._NO_END_AFTER_DOT, segmenter._UNCONDITIONAL_SET
+    no_end, unconditional = sentence_marks._NO_END_AFTER_DOT, sentence_marks._UNCONDITIONAL_SET
     return [
         (m.start(), m.end(1), m.end())
         for m in pattern.finditer(text, start, end)
@@ -352,9 +353,9 @@ def test_guarded_candidates_are_the_plain_ones_less_the_skipped(
     start, end = cut_range(text, cut_start, cut_end)
     guarded = segmenter._candidates(text, False, start)
     after_terminator = any(
-        char in segmenter._TERMINATORS for char in text[max(0, start - 2) : start]
+        char in sentence_marks._TERMINATORS for char in text[max(0, start - 2) : start]
     )
-    if any(char in text for char in segmenter._LATIN) and not after_terminator:
+    if any(char in text for char in sentence_marks._LATIN) and not after_terminator:
         assert guarded.groups == 2  # the pattern that leaves them out
     plain = plain_candidates(text, start)
     assert plain.groups == 1
@@ -375,8 +376,8 @@ def test_line_items_are_the_markers_after_each_line_break(text: str) -> None:
     """The line-item patterns (possessive indentation, a marker's first character tested
     first) find what the rule states: each line break, its indentation, then a marker
     and a space or tab."""
-    plain = re.compile(rf"[\r\n][^\S\r\n]*(?={segmenter._MARKER}[^\S\r\n])")
+    plain = re.compile(rf"[\r\n][^\S\r\n]*(?={lists._MARKER}[^\S\r\n])")
     expected = [m.end() for m in plain.finditer(text)]
-    assert [m.end() for m in segmenter._LINE_ITEM.finditer(text)] == expected
+    assert [m.end() for m in lists._LINE_ITEM.finditer(text)] == expected
     if "\r" not in text:
-        assert [m.end() for m in segmenter._LINE_ITEM_LF.finditer(text)] == expected
+        assert [m.end() for m in lists._LINE_ITEM_LF.finditer(text)] == expected
