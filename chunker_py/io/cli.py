@@ -13,7 +13,7 @@ import importlib.util
 import os
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -30,24 +30,14 @@ from ..engine.limits import (
 )
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
-from .corpus import (
-    FORMATS,
-    Collected,
-    Done,
-    Output,
-    Tally,
-    Task,
-    Terminated,
-    collector_off,
-    cut,
-    cut_beside,
-    cut_corpus,
-    cut_encoded,
-)
+from .collector import Collected, collector_off
+from .corpus import FORMATS, Done, Output, Task, cut, cut_corpus, cut_encoded
+from .fork_pool import Terminated, cut_beside
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
 from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
 from .stream import DEFAULT_BUFFER_SIZE, check_stream_run, stream_files
+from .tally import Tally
 
 if TYPE_CHECKING:  # the Evidence check and Dask load only for a run that uses them
     from ..measures.evidence import Question
@@ -305,22 +295,84 @@ def execute(
     metadata = _metadata(args.meta, args.file_meta)
     asked = _questions(args, args.no_limits)
     output = Output(args.format, args.no_limits, args.spreadsheet_safe)
-    if args.stream:
-        if args.dask:
-            raise SettingError(
-                "--stream cuts files here, one after another; --dask cuts whole files on a "
-                "cluster: choose one.",
-                field="dask",
-            )
-        buffer_size = check_stream_run(settings, args.format, args.buffer_size)
+    buffer_size = _stream_buffer_size(args, settings)
+    sources = _sources(args, settings)
+    tally = Tally()
+    tasks = _tasks(args, sources, settings, rules, metadata, asked, report, tally)
+    if args.tiktoken:
+        use_tiktoken()
+    _check_dependencies({t.settings.tokenizer for t in tasks})
+    if args.format == "sweep":  # one sweep over every file, here
+        from .sweeping import read_documents, sweep_lines
+
+        documents = read_documents(tasks, output, report)
+        write(sweep_lines(documents, settings, output, args.objective))
+        return 1 if tally.skipped or len(documents) < len(tasks) else 0
+    jobs = min(_jobs(args), len(tasks))
+    progress = _progress(sources, args.quiet)
+    if buffer_size is not None:
+        refused = stream_files(tasks, output, write, report, buffer_size)
+        return 1 if refused or tally.skipped else 0
+    with ExitStack() as stack:
+        for done in _results(args, tasks, output, jobs, stack, encoded=write_bytes is not None):
+            tally.add(done)
+            if done.error is not None and progress is not None:
+                progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
+            elif done.error is not None:
+                report(f"{done.error} Skipped.")
+            if write_bytes is None:
+                write(done.text)
+            else:
+                write_bytes(done.utf8())
+            if progress is not None:
+                progress.update(done.size)
+                progress.set_description(f"{tally.files + tally.skipped}/{len(sources)} files")
+    if progress is not None:
+        progress.close()
+    if len(sources) > 1 and args.format == "summary":
+        write(json_line(tally.summary_line()) + "\n")
+    elif len(sources) > 1 and args.format == "compare":
+        write("".join(json_line(line) + "\n" for line in tally.compare_lines()))
+    return 1 if tally.skipped else 0
+
+
+def _stream_buffer_size(args: argparse.Namespace, settings: Settings) -> int | None:
+    """``--stream``'s buffer size, checked against the settings (``None``: no stream)."""
+    if not args.stream:
+        return None
+    if args.dask:
+        raise SettingError(
+            "--stream cuts files here, one after another; --dask cuts whole files on a "
+            "cluster: choose one.",
+            field="dask",
+        )
+    return check_stream_run(settings, args.format, args.buffer_size)
+
+
+def _sources(args: argparse.Namespace, settings: Settings) -> list[Source]:
+    """The files the run reads, in order (refused ones carry their error)."""
     sources = collect(
         _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
     )
     if not sources:
         include = ", ".join(args.include or DEFAULT_INCLUDE)
         raise SettingError(f"No file to read: no file in the folders matches {include}.")
+    return sources
+
+
+def _tasks(
+    args: argparse.Namespace,
+    sources: Sequence[Source],
+    settings: Settings,
+    rules: tuple[Rule, ...],
+    metadata: dict[str, str] | None,
+    asked: list[Question] | None,
+    report: Callable[[str], None],
+    tally: Tally,
+) -> list[Task]:
+    """One task per readable source with its own settings (``--rules``) and questions; a
+    source that cannot be read or whose rule fails is reported and counted skipped."""
     tasks: list[Task] = []
-    tally = Tally()
     for source in sources:
         if source.error is not None:
             report(source.error)
@@ -350,65 +402,45 @@ def execute(
                 f"The questions file {args.questions}" if len(sources) == 1 else None,
             )
         )
-    if args.tiktoken:
-        use_tiktoken()
-    _check_dependencies({t.settings.tokenizer for t in tasks})
-    if args.format == "sweep":  # one sweep over every file, here
-        from .sweeping import read_documents, sweep_lines
+    return tasks
 
-        documents = read_documents(tasks, output, report)
-        write(sweep_lines(documents, settings, output, args.objective))
-        return 1 if tally.skipped or len(documents) < len(tasks) else 0
-    jobs = min(_jobs(args), len(tasks))
-    progress = _progress(sources, args.quiet)
-    if args.stream:
-        refused = stream_files(tasks, output, write, report, buffer_size)
-        return 1 if refused or tally.skipped else 0
+
+def _results(
+    args: argparse.Namespace,
+    tasks: list[Task],
+    output: Output,
+    jobs: int,
+    stack: ExitStack,
+    *,
+    encoded: bool,
+) -> Iterator[Done]:
+    """The files' outcomes in order, cut one of three ways: on a Dask cluster
+    (``--dask``), here beside ``jobs - 1`` forked workers (``--jobs`` on Linux), or by
+    ``cut_corpus`` here or in a pool of spawned workers (``--jobs`` elsewhere). ``stack``
+    closes them at once, not when collected, if the caller's loop stops (a signal, a
+    reader gone): a ``cut_beside`` run then reaps its workers and removes its folder."""
     local = jobs > 1 and not args.dask
-    cutter: Callable[[Task, Output], Done] = (
-        cut_encoded if local and write_bytes is not None else cut
-    )
+    cutter: Callable[[Task, Output], Done] = cut_encoded if local and encoded else cut
     forks = sys.platform.startswith("linux")  # elsewhere a pool of spawned workers
-    with ExitStack() as stack:
-        if not args.dask:  # files are cut in this process and its forks: no cycles made
-            stack.enter_context(collector_off())
-            cutter = Collected(cutter)
-        pool = None
-        if local and not forks:
-            from .pool import LocalPool
+    if not args.dask:  # files are cut in this process and its forks: no cycles made
+        stack.enter_context(collector_off())
+        cutter = Collected(cutter)
+    pool = None
+    if local and not forks:
+        from .pool import LocalPool
 
-            pool = stack.enter_context(LocalPool(jobs))
-        if args.dask:
-            from .cluster import cut_on_dask
+        pool = stack.enter_context(LocalPool(jobs))
+    results: Iterator[Done]
+    if args.dask:
+        from .cluster import cut_on_dask
 
-            results = cut_on_dask(args.dask, tasks, output)
-        elif local and forks:  # this process cuts files too, beside jobs - 1 workers
-            results = cut_beside(tasks, output, jobs, ahead=2 * jobs, cutter=cutter)
-        else:
-            results = cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
-        # closed at once, not when collected, if the loop stops (a signal, a reader gone):
-        # a cut_beside run then reaps its workers and removes its folder
-        stack.callback(getattr(results, "close", lambda: None))
-        for done in results:
-            tally.add(done)
-            if done.error is not None and progress is not None:
-                progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
-            elif done.error is not None:
-                report(f"{done.error} Skipped.")
-            if write_bytes is None:
-                write(done.text)
-            else:
-                write_bytes(done.utf8())
-            if progress is not None:
-                progress.update(done.size)
-                progress.set_description(f"{tally.files + tally.skipped}/{len(sources)} files")
-    if progress is not None:
-        progress.close()
-    if len(sources) > 1 and args.format == "summary":
-        write(json_line(tally.summary_line()) + "\n")
-    elif len(sources) > 1 and args.format == "compare":
-        write("".join(json_line(line) + "\n" for line in tally.compare_lines()))
-    return 1 if tally.skipped else 0
+        results = cut_on_dask(args.dask, tasks, output)
+    elif local and forks:  # this process cuts files too, beside jobs - 1 workers
+        results = cut_beside(tasks, output, jobs, ahead=2 * jobs, cutter=cutter)
+    else:
+        results = cut_corpus(tasks, output, pool, ahead=2 * jobs, cutter=cutter)
+    stack.callback(getattr(results, "close", lambda: None))
+    return results
 
 
 def _progress(sources: Sequence[Source], quiet: bool) -> Any:

@@ -1,5 +1,5 @@
 """``--jobs N`` off Linux: ``LocalPool``, a pool of worker processes in which a worker
-that dies costs one file (on Linux the command line uses ``corpus.cut_beside``, which also
+that dies costs one file (on Linux the command line uses ``fork_pool.cut_beside``, which also
 cuts a file alone again, with ``cut_alone``, when its worker died). Its own module, so
 that ``concurrent.futures`` is imported only by a run that uses it."""
 

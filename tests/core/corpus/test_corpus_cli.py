@@ -26,9 +26,10 @@ from hypothesis import settings as hypothesis_settings
 
 from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
 from chunker_py.io import cli as cli_module
-from chunker_py.io import corpus as corpus_module
+from chunker_py.io import fork_pool
 from chunker_py.io.cli import execute, main
-from chunker_py.io.corpus import Done, LocalPool, Output, Task, cut, cut_corpus, cut_encoded
+from chunker_py.io.corpus import Done, Output, Task, cut, cut_corpus, cut_encoded
+from chunker_py.io.pool import LocalPool
 from tests.core.conftest import settings_strategy
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -342,7 +343,7 @@ def test_a_local_worker_that_dies_costs_its_file_and_no_other(
     # the command line: one line per dead file, the others whole, status 1
     monkeypatch.setattr(cli_module, "cut", dies_on_guide)  # the cutter of a run here
     # on Linux --jobs 2 is cut_beside: this process would cut small files itself
-    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)
+    monkeypatch.setattr(fork_pool, "PARENT_MAX_BYTES", -1)
     status, out, messages = run(str(docs), "--size", "20", "--overlap", "0", "--jobs", "2")
     assert status == 1
     assert sorted(m for m in messages if "died" in m) == [

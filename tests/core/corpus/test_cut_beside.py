@@ -21,8 +21,9 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from chunker_py import ChunkerError, Settings
-from chunker_py.io import corpus as corpus_module
-from chunker_py.io.corpus import Done, Output, Task, cut, cut_beside, cut_corpus, cut_encoded
+from chunker_py.io import fork_pool
+from chunker_py.io.corpus import Done, Output, Task, cut, cut_corpus, cut_encoded
+from chunker_py.io.fork_pool import cut_beside
 
 pytestmark = [
     pytest.mark.cpython_only,
@@ -102,7 +103,7 @@ def test_cut_beside_equals_one_process_in_order(
     encoded: bool,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", parent_max)
+    monkeypatch.setattr(fork_pool, "PARENT_MAX_BYTES", parent_max)
     cutter = cut_encoded if encoded else cut
     with tempfile.TemporaryDirectory() as tmp:
         tasks = write_files(Path(tmp), docs)
@@ -123,7 +124,7 @@ def test_this_process_cuts_small_files_and_workers_the_big_ones(
 ) -> None:
     docs: list[str | bytes | None] = ["small. " * 3, "big. " * 60] * 8
     tasks = write_files(tmp_path, docs)
-    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", 100)
+    monkeypatch.setattr(fork_pool, "PARENT_MAX_BYTES", 100)
     got = list(cut_beside(tasks, Output(), 2, ahead=4, cutter=by_pid))
     me = str(os.getpid())
     assert [d.text for d in got] == [cut(t, Output()).text for t in tasks]
@@ -142,7 +143,7 @@ def test_both_processes_cut_files_above_the_page_s_import_limit(tmp_path: Path) 
     """A corpus of files above the page's 100,000-byte limit (with --no-limits) is cut by
     this process and the worker alike: when the parent left every such file to the worker,
     --jobs 2 ran no faster than --jobs 1 on the benchmark's 40 files of 440 kB."""
-    assert corpus_module.PARENT_MAX_BYTES >= 1 << 20
+    assert fork_pool.PARENT_MAX_BYTES >= 1 << 20
     docs: list[str | bytes | None] = ["A sentence of prose. " * 8_000] * 12  # 168 kB each
     tasks = write_files(tmp_path, docs)
     with within(60):
@@ -175,7 +176,7 @@ def test_a_dead_worker_costs_its_files_and_a_new_one_takes_its_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cutter: Any
 ) -> None:
     tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(8)])
-    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)  # workers cut every file
+    monkeypatch.setattr(fork_pool, "PARENT_MAX_BYTES", -1)  # workers cut every file
     got = list(cut_beside(tasks, Output(), 2, ahead=3, cutter=cutter))
     assert [d.name for d in got] == [t.settings.source_name for t in tasks]
     for n, (done, task) in enumerate(zip(got, tasks, strict=True)):
@@ -196,7 +197,7 @@ def test_an_error_in_a_worker_stops_the_run_and_leaves_nothing_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     tasks = write_files(tmp_path, [f"file {n}. " * 10 for n in range(6)])
-    monkeypatch.setattr(corpus_module, "PARENT_MAX_BYTES", -1)
+    monkeypatch.setattr(fork_pool, "PARENT_MAX_BYTES", -1)
     folders = recorded(monkeypatch, tempfile, "mkdtemp")
     pids = recorded(monkeypatch, os, "fork")
     with pytest.raises(ChunkerError, match="no token data"):
@@ -248,7 +249,7 @@ def test_the_command_line_uses_cut_beside_for_jobs_2(
 
     tasks = write_files(tmp_path, ["one. " * 20, "two. " * 20])
     seen: list[int] = []
-    real = corpus_module.cut_beside
+    real = fork_pool.cut_beside
 
     def spy(*args: object, **kwargs: object) -> object:
         seen.append(args[2])  # type: ignore[arg-type]
@@ -326,7 +327,7 @@ def signalled_mid_run(tmp_path: Path, signum: int) -> dict[str, Any]:
     temp.mkdir()
     for n in range(40):
         (folder / f"d{n:02d}.md").write_text(f"Sentence {n} of a file. " * 200, encoding="utf-8")
-    root = Path(corpus_module.__file__).parents[2]
+    root = Path(fork_pool.__file__).parents[2]
     done = subprocess.run(
         [sys.executable, "-c", DRIVER, str(signum), str(folder), str(temp), SLOW_CLI],
         capture_output=True,
@@ -363,7 +364,7 @@ def test_the_folder_a_parent_killed_by_sigkill_leaves_is_removed_by_the_next_run
 
     seen = signalled_mid_run(tmp_path, signal.SIGKILL)
     folder, temp = tmp_path / "corpus", tmp_path / "temp"
-    root = Path(corpus_module.__file__).parents[2]
+    root = Path(fork_pool.__file__).parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     assert seen["running"] and seen["status"] == -signal.SIGKILL
     assert len(seen["folders"]) == 1  # what the killed parent left
@@ -385,18 +386,20 @@ def test_the_folder_a_parent_killed_by_sigkill_leaves_is_removed_by_the_next_run
 FIRST_IMPORTS = """
 import json, os, sys
 from chunker_py import Settings
-from chunker_py.io import corpus
-from chunker_py.io.corpus import Output, Task, cut_beside, cut_encoded
+from dataclasses import replace
+from chunker_py.io import fork_pool
+from chunker_py.io.corpus import Output, Task, cut_encoded
+from chunker_py.io.fork_pool import cut_beside
 root, fmt, rules = sys.argv[1], sys.argv[2], sys.argv[3] == "rules"
 parent = os.getpid()
-corpus.PARENT_MAX_BYTES = -1  # every file goes to the worker
+fork_pool.PARENT_MAX_BYTES = -1  # every file goes to the worker
 first = []
 def noting(task, output):
     before = set(sys.modules)
     done = cut_encoded(task, output)
     if os.getpid() != parent and not first:
         first.append(sorted(set(sys.modules) - before))
-        return corpus.replace(done, name=json.dumps(first[0]))
+        return replace(done, name=json.dumps(first[0]))
     return done
 names = sorted(os.listdir(root))
 tasks = []
@@ -441,7 +444,7 @@ def test_the_sweep_removes_only_folders_of_this_machine_s_ended_parents(tmp_path
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
                            capture_output=True, text=True, check=True)  # fmt: skip
     dead, live = int(ended.stdout), os.getpid()
-    prefix = corpus_module._folder_prefix
+    prefix = fork_pool._folder_prefix
     names = {
         "dead": prefix(dead) + "a",
         "live": prefix(live) + "b",
@@ -454,7 +457,7 @@ def test_the_sweep_removes_only_folders_of_this_machine_s_ended_parents(tmp_path
         else:
             (tmp_path / name).mkdir()
             (tmp_path / name / "0").write_bytes(b"output")
-    corpus_module._sweep_orphans(str(tmp_path))
+    fork_pool._sweep_orphans(str(tmp_path))
     assert sorted(os.listdir(tmp_path)) == sorted(
         names[key] for key in ("live", "other machine", "file")
     )

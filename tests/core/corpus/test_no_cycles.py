@@ -1,6 +1,6 @@
 """Cutting a file leaves no reference cycles: everything it built is freed by
 reference counting as soon as it is dropped, so a command-line run can cut with the cycle
-collector off (``io/corpus.py``'s ``Collected``) and its memory stays flat. Before, the
+collector off (``io/collector.py``'s ``Collected``) and its memory stays flat. Before, the
 recursive splitter's two inner functions named each other, and that cycle held the job
 and the text's index (its Markdown parse, sentences ...) until a collection: ~1,500
 objects a file, found and freed only by the collector."""
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from chunker_py import Settings
-from chunker_py.io import corpus as corpus_module
-from chunker_py.io.corpus import Output, Task, cut
+from chunker_py.io import collector
+from chunker_py.io.corpus import Done, Output, Task, cut
 
 ROOT = Path(__file__).resolve().parents[3]
 DOCUMENTS = [ROOT / "tests" / "data" / "markdown-it-py-README.md", ROOT / "static" / "sample.txt"]
@@ -72,12 +72,12 @@ def test_the_command_line_cuts_with_the_collector_off_and_collects_every_few_fil
         (tmp_path / f"d{n}.md").write_text(f"# Part {n}\n\nSome text. " * 20, encoding="utf-8")
     enabled: list[bool] = []
 
-    def noting(task: Task, output: Output) -> corpus_module.Done:
+    def noting(task: Task, output: Output) -> Done:
         enabled.append(gc.isenabled())
         return cut(task, output)
 
     monkeypatch.setattr(cli, "cut", noting)
-    monkeypatch.setattr(corpus_module, "COLLECT_EVERY", 2)
+    monkeypatch.setattr(collector, "COLLECT_EVERY", 2)
     full: list[int] = []
 
     def on_collection(phase: str, info: dict[str, int]) -> None:

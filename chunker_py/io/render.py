@@ -1,0 +1,131 @@
+"""One file's output, rendered whole: JSONL records, CSV, a summary line, comparison
+lines or Evidence check lines, and the ``Figures`` a corpus line adds up."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..config.settings import Settings
+from ..pipeline.analysis import Analysis, analyse
+from ..pipeline.compare import compare
+from .records import json_line, to_csv, to_jsonl
+
+if TYPE_CHECKING:
+    from ..measures.evidence import Evidence, Question
+    from .corpus import Output
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What a corpus line adds up, for one file (and one comparison row)."""
+
+    key: str
+    label: str
+    chunks: int
+    over_limit: bool
+    max_tokens: int | None
+    damage: Mapping[str, int] | None
+    evidence: Evidence | None = None
+
+
+def _render(
+    text: str,
+    settings: Settings,
+    output: Output,
+    metadata: Mapping[str, Any] | None,
+    questions: tuple[Question, ...] | None,
+) -> tuple[str, tuple[Figures, ...]]:
+    if output.format == "compare":
+        return _compare_lines(text, settings, output, questions)
+    if questions is not None or output.format == "evidence":
+        from ..measures.evidence import evidence_of
+    analysis = analyse(
+        text,
+        settings,
+        max_chunks=output.max_chunks,
+        max_code_points=output.max_code_points,
+        with_tradeoffs=output.format == "summary",
+    )
+    if analysis.error is not None:
+        raise analysis.error
+    if output.format == "csv":
+        return to_csv(analysis, spreadsheet_safe=output.spreadsheet_safe), ()
+    if output.format == "evidence":
+        found = evidence_of(analysis, questions or ())
+        assert found is not None
+        source = settings.source_name or None
+        return "".join(json_line(r.as_json(source)) + "\n" for r in found.results), ()
+    if output.format == "summary":
+        summary = summary_record(analysis)
+        found = None if questions is None else evidence_of(analysis, questions)
+        if questions is not None:
+            summary["evidence"] = found.summary() if found else None
+        if metadata is not None:
+            summary["metadata"] = metadata
+        return json_line(summary) + "\n", (_figures("", "", analysis, found),)
+    return to_jsonl(analysis, metadata), ()
+
+
+def summary_record(analysis: Analysis) -> dict[str, Any]:
+    """The ``--format summary`` object of one document."""
+    s = analysis.summary
+    assert s is not None
+    return {
+        "source": analysis.settings.source_name or None,
+        "chunks": s.chunks,
+        "repeated": s.repeated,
+        "omitted": s.omitted,
+        "smallest": s.smallest,
+        "average": s.average,
+        "average_display": s.average_display,
+        "largest": s.largest,
+        "tokens": analysis.token_summary.as_json() if analysis.token_summary else None,
+        "warnings": list(analysis.warnings),
+        "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
+        "damage": analysis.damage.figures() if analysis.damage else None,
+        "settings": analysis.settings.record_settings(),
+    }
+
+
+def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -> Figures:
+    damage = analysis.damage
+    tokens = analysis.token_summary
+    return Figures(
+        key,
+        label,
+        analysis.count,
+        False,
+        tokens.largest if tokens else None,
+        damage.figures() if damage else None,
+        found,
+    )
+
+
+def _compare_lines(
+    text: str, settings: Settings, output: Output, questions: tuple[Question, ...] | None
+) -> tuple[str, tuple[Figures, ...]]:
+    """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
+    retained) are reported in the row, not raised."""
+    rows = compare(
+        text, settings, max_chunks=output.max_chunks, max_code_points=output.max_code_points
+    )
+    if questions is not None:
+        from ..measures.evidence import evidence_of
+
+    source = settings.source_name or None
+    lines = []
+    figures = []
+    for row in rows:
+        out = {"source": source, **row.as_json()}
+        found = None
+        if questions is not None:
+            found = evidence_of(row.analysis, questions) if row.analysis else None
+            out["evidence"] = found.summary() if found else None
+        lines.append(json_line(out) + "\n")
+        damage = row.damage.figures() if row.damage else None
+        figures.append(
+            Figures(row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found)
+        )
+    return "".join(lines), tuple(figures)
