@@ -18,7 +18,9 @@ import theme
 from dom import by_id, number, plot, set_text
 from js import window
 
-from chunker_py import MAX_CHUNKS, Row, Tradeoff
+from chunker_py import Row
+from chunker_py.engine.limits import MAX_CHUNKS
+from chunker_py.pipeline.results import Tradeoff
 
 
 @dataclass(frozen=True)

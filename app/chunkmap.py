@@ -27,7 +27,8 @@ import describe
 from dom import by_id, found, number, on, to_json
 from js import window
 
-from chunker_py import Analysis, Damage
+from chunker_py import Analysis
+from chunker_py.measures.damage import Damage
 
 
 def damage_marks(damage: Damage) -> list[list[str]]:

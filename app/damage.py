@@ -17,14 +17,11 @@ from dom import ListView, by_id, decimal, found, number, on, render, to_json
 from js import document, window
 from pyodide.ffi import create_proxy
 
-from chunker_py import (
-    MAX_CHUNKS,
-    Analysis,
-    Damage,
-    Row,
-    settings_to_fragment,
-    size_unit_name,
-)
+from chunker_py import Analysis, Row
+from chunker_py.config.links import settings_to_fragment
+from chunker_py.engine.limits import MAX_CHUNKS
+from chunker_py.measures.damage import Damage
+from chunker_py.pipeline.units import size_unit_name
 
 GROUP = {
     "damage-code": ("code_blocks_cut", "code_blocks"),

@@ -20,8 +20,9 @@ from typing import Any
 
 from dom import by_id, element, number, on, render
 
-from chunker_py import MAX_CHUNKS, Analysis, ChunkerError, Row, settings_to_fragment
-from chunker_py.engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
+from chunker_py import Analysis, ChunkerError, Row
+from chunker_py.config.links import settings_to_fragment
+from chunker_py.engine.limits import MAX_CHUNKS, MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
 from chunker_py.io.questions import (
     check_against,
     placed_questions,

@@ -7,7 +7,8 @@ from typing import Any
 from dom import by_id, copy_text, on, render
 from js import window
 
-from chunker_py import Analysis, download_name, to_csv, to_jsonl
+from chunker_py import Analysis, to_csv, to_jsonl
+from chunker_py.io.records import download_name
 
 BUTTONS = ("download-jsonl", "download-csv", "copy-jsonl", "copy-csv")
 

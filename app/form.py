@@ -12,7 +12,9 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from chunker_py import DEPENDS, FIELDS, MODES, Field
+from chunker_py import FIELDS, MODES
+from chunker_py.config.settings import DEPENDS
+from chunker_py.engine.fields import Field
 
 SLIDER_LABEL = "{label} slider"
 

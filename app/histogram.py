@@ -15,7 +15,8 @@ import theme
 from dom import by_id, number, plot, set_text
 from js import window
 
-from chunker_py import Analysis, size_unit_name, sizer_for
+from chunker_py import Analysis
+from chunker_py.pipeline.units import size_unit_name, sizer_for
 
 MAX_BINS = 60
 

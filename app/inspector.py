@@ -49,22 +49,13 @@ from summary import Figures, TokenFigures
 from tokenizer_file import TokenizerFile
 
 import chunker_py
-from chunker_py import (
-    ChunkerError,
-    Row,
-    Settings,
-    analyse,
-    compare_row_steps,
-    damage_by_size_row_steps,
-    parse_settings,
-    prepare_steps,
-    settings_from_fragment,
-    size_unit_name,
-    sizer_for,
-    tokenizer_loaded,
-    tradeoffs,
-)
+from chunker_py import ChunkerError, Row, Settings, analyse, parse_settings
+from chunker_py.config.links import settings_from_fragment
 from chunker_py.measures.evidence import Evidence
+from chunker_py.pipeline.analysis import tradeoffs
+from chunker_py.pipeline.units import size_unit_name, sizer_for
+from chunker_py.stepwise import compare_row_steps, damage_by_size_row_steps, prepare_steps
+from chunker_py.tokenizers import tokenizer_loaded
 from chunker_py.tokenizers.base import MERGE_STEP, paced
 
 COMPARE_DELAY_MS = 250  # the comparison waits for a pause in typing

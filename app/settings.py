@@ -17,18 +17,12 @@ from typing import Any
 from dom import by_id, on
 from js import document, window
 
-from chunker_py import (
-    DEFAULT_SEPARATORS,
-    DEPENDS,
-    FIELDS,
-    MODES,
-    ChunkerError,
-    Settings,
-    read_whole,
-    settings_to_fragment,
-    size_unit_name,
-)
-from chunker_py import Field as FieldInfo
+from chunker_py import FIELDS, MODES, ChunkerError, Settings
+from chunker_py.config.links import settings_to_fragment
+from chunker_py.config.settings import DEFAULT_SEPARATORS, DEPENDS
+from chunker_py.engine.fields import Field as FieldInfo
+from chunker_py.engine.fields import read_whole
+from chunker_py.pipeline.units import size_unit_name
 
 MAX_CHUNK_SIZE = FIELDS["chunk_size"].high
 

@@ -14,13 +14,9 @@ from typing import Any
 
 from dom import by_id, number, on
 
-from chunker_py import (
-    MAX_CODE_POINTS,
-    MAX_IMPORT_BYTES,
-    ChunkerError,
-    check_document,
-    decode_document,
-)
+from chunker_py import ChunkerError, decode_document
+from chunker_py.engine.limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from chunker_py.text.documents import check_document
 
 
 class Source:

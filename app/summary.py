@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dom import ListView, by_id, decimal, number
 
-from chunker_py import Summary
+from chunker_py.pipeline.results import Summary
 
 FIGURES = ("chunks", "repeated", "omitted", "smallest", "average", "largest")
 TOKEN_FIGURES = ("smallest", "average", "largest", "total")

@@ -20,12 +20,9 @@ from dom import after_paint, by_id, element, number, on
 from js import document, window
 from pyodide.ffi import create_once_callable
 
-from chunker_py import (
-    TOKENIZERS,
-    ChunkerError,
-    add_tokenizer_json_in_steps,
-    check_tokenizer_size,
-)
+from chunker_py import TOKENIZERS, ChunkerError
+from chunker_py.stepwise import add_tokenizer_json_in_steps
+from chunker_py.tokenizers import check_tokenizer_size
 
 SLICE_SECONDS = 0.04  # work between two chances to paint and take a key
 

@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import chunker_py.pipeline.cache as text_cache  # noqa: E402
-from chunker_py import Settings, analyse, compare, damage_of  # noqa: E402
+from chunker_py import Settings, analyse, compare  # noqa: E402
+from chunker_py.pipeline.analysis import damage_of  # noqa: E402
 
 TABLE = "| key | value | note |\n|---|---|---|\n" + "".join(
     f"| k{i} | {i * 7} | row {i} of the table |\n" for i in range(30)

@@ -62,7 +62,8 @@ from bench_boot import ARGS, boot_runs, served_site, snapshot_url, summarise  # 
 from bench_boot import report as boot_report  # noqa: E402
 from playwright.sync_api import Page, sync_playwright  # noqa: E402
 
-from chunker_py import MAX_CHUNKS, MAX_CODE_POINTS, analyse, parse_settings  # noqa: E402
+from chunker_py import analyse, parse_settings  # noqa: E402
+from chunker_py.engine.limits import MAX_CHUNKS, MAX_CODE_POINTS  # noqa: E402
 from sitebuild.paths import CHROMIUM  # noqa: E402
 from sitebuild.site import Site  # noqa: E402
 

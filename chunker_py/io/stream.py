@@ -209,7 +209,7 @@ def iter_records(
     name: str = "The stream",
     metadata: Mapping[str, Any] | None = None,
 ) -> Iterator[dict[str, Any]]:
-    """The stream's JSONL records (``chunker_py.record``'s keys), absolute, in order;
+    """The stream's JSONL records (``chunker_py.io.records.record``'s keys), absolute, in order;
     ``metadata`` (when given) is each record's ``metadata`` object, before ``source``."""
     for records in segment_records(
         source, settings, buffer_size=buffer_size, name=name, metadata=metadata

@@ -47,7 +47,8 @@ from playwright.sync_api import (
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from chunker_py import DEFAULT_SEPARATORS, EDGES, MODES, Settings  # noqa: E402
+from chunker_py import MODES, Settings  # noqa: E402
+from chunker_py.config.settings import DEFAULT_SEPARATORS, EDGES  # noqa: E402
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.conftest import Server  # noqa: E402  (re-exported for the browser tests)
 

@@ -93,7 +93,7 @@ def test_the_shared_part_reaches_each_worker_once_not_once_per_file(
 
 
 def _tokenizer_loaded() -> bool:
-    from chunker_py import tokenizer_loaded
+    from chunker_py.tokenizers import tokenizer_loaded
 
     return tokenizer_loaded("cl100k_base")
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunker_py import Settings, settings_from_fragment, settings_to_fragment
+from chunker_py import Settings
+from chunker_py.config.links import settings_from_fragment, settings_to_fragment
 
 from ..conftest import settings_strategy
 

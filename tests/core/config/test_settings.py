@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from chunker_py import DEFAULT_SEPARATORS, ChunkerError, SettingError, Settings, parse_settings
+from chunker_py import ChunkerError, SettingError, Settings, parse_settings
+from chunker_py.config.settings import DEFAULT_SEPARATORS
 
 
 def test_defaults_are_the_guides() -> None:

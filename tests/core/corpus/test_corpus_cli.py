@@ -24,7 +24,8 @@ import pytest
 from hypothesis import given
 from hypothesis import settings as hypothesis_settings
 
-from chunker_py import ChunkerError, Settings, analyse, settings_to_fragment, to_jsonl
+from chunker_py import ChunkerError, Settings, analyse, to_jsonl
+from chunker_py.config.links import settings_to_fragment
 from chunker_py.io import cli as cli_module
 from chunker_py.io import fork_pool
 from chunker_py.io.cli import execute, main

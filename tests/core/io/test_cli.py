@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from chunker_py import Settings, analyse, settings_to_fragment, to_csv, to_jsonl
+from chunker_py import Settings, analyse, to_csv, to_jsonl
+from chunker_py.config.links import settings_to_fragment
 
 ROOT = Path(__file__).resolve().parents[3]
 NOTE = "Reset password. Keep backup codes."

@@ -10,8 +10,8 @@ import re
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from chunker_py import Settings, analyse, download_name, record, to_csv, to_jsonl
-from chunker_py.io.records import line_unsafe
+from chunker_py import Settings, analyse, to_csv, to_jsonl
+from chunker_py.io.records import download_name, line_unsafe, record
 
 from ..conftest import texts
 

@@ -14,23 +14,14 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import chunker_py.pipeline.cache as text_cache
-from chunker_py import (
-    MODES,
-    Damage,
-    Settings,
-    Span,
-    SpanMeta,
-    analyse,
-    compare,
-    damage_by_size,
-    damage_of,
-    row_settings,
-    sizer_for,
-    to_jsonl,
-)
+from chunker_py import MODES, Settings, analyse, compare, damage_by_size, to_jsonl
+from chunker_py.engine.spans import Span, SpanMeta
 from chunker_py.io.cli import run
-from chunker_py.measures.damage import SPACELESS, mid_word, spaceless
+from chunker_py.measures.damage import SPACELESS, Damage, mid_word, spaceless
 from chunker_py.modes.sentence import FALLBACK
+from chunker_py.pipeline.analysis import damage_of
+from chunker_py.pipeline.compare import row_settings
+from chunker_py.pipeline.units import sizer_for
 from chunker_py.text.blocks import markdown_blocks
 
 from ..conftest import COMPARISON, texts

@@ -7,15 +7,9 @@ import itertools
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from chunker_py import (
-    Settings,
-    analyse,
-    count_chunks,
-    split_spans,
-    summarise,
-    tradeoffs,
-    window_count,
-)
+from chunker_py import Settings, analyse, split_spans
+from chunker_py.engine.spans import window_count
+from chunker_py.pipeline.analysis import count_chunks, summarise, tradeoffs
 from chunker_py.pipeline.units import sizer_for
 
 from ..conftest import any_text, settings_strategy, texts

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunker_py import DEFAULT_SEPARATORS, Settings, split_spans
+from chunker_py import Settings, split_spans
+from chunker_py.config.settings import DEFAULT_SEPARATORS
 
 from ..conftest import ATOMS, SEPARATOR_POOL, any_text, separator_lists, size_and_overlap
 

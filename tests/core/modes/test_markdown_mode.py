@@ -18,7 +18,8 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 
-from chunker_py import Chunk, ResultError, Settings, analyse, output_budget, to_jsonl
+from chunker_py import Chunk, ResultError, Settings, analyse, to_jsonl
+from chunker_py.pipeline.checks import output_budget
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 

@@ -21,7 +21,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from langchain_text_splitters import Language, RecursiveCharacterTextSplitter
 
-from chunker_py import PRESET_LABELS, PRESETS, Settings, analyse, split_spans, to_jsonl
+from chunker_py import Settings, analyse, split_spans, to_jsonl
+from chunker_py.engine.presets import PRESET_LABELS, PRESETS
 
 from ..conftest import ATOMS, size_and_overlap
 

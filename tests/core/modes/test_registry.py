@@ -23,14 +23,8 @@ import pytest
 from hypothesis import HealthCheck, find
 from hypothesis import settings as hypothesis_settings
 
-from chunker_py import (
-    FIELDS,
-    MODES,
-    Settings,
-    analyse,
-    settings_from_fragment,
-    settings_to_fragment,
-)
+from chunker_py import FIELDS, MODES, Settings, analyse
+from chunker_py.config.links import settings_from_fragment, settings_to_fragment
 from chunker_py.io.cli import main
 from chunker_py.modes.registry import comparison_rows
 from chunker_py.pipeline.compare import row_settings
@@ -203,7 +197,8 @@ import sys
 
 from hypothesis import HealthCheck, find, settings
 
-from chunker_py import Settings, analyse, compare, settings_from_fragment, settings_to_fragment
+from chunker_py import Settings, analyse, compare
+from chunker_py.config.links import settings_from_fragment, settings_to_fragment
 from chunker_py.io.cli import run
 from tests.core.conftest import settings_strategy
 

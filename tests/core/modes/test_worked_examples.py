@@ -126,7 +126,7 @@ def test_crlf_blank_line_is_not_the_default_paragraph_separator() -> None:
 
 
 def test_comparison_sizes_follow_the_guide() -> None:
-    from chunker_py import comparison_sizes
+    from chunker_py.pipeline.analysis import comparison_sizes
 
     assert comparison_sizes(300, 50) == [150, 300, 450, 600]
     assert comparison_sizes(7, 0) == [3, 7, 10, 14]  # 3.5 and 10.5 rounded down

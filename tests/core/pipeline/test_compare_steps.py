@@ -15,8 +15,11 @@ from collections.abc import Generator, Iterator
 import pytest
 
 import chunker_py
-from chunker_py import Settings, compare, compare_rows, damage_by_size, damage_by_size_rows
+from chunker_py import Settings, compare, damage_by_size
+from chunker_py.pipeline.analysis import damage_of
+from chunker_py.pipeline.cache import text_index
 from chunker_py.pipeline.compare import compare_row_steps
+from chunker_py.stepwise import compare_rows, damage_by_size_rows
 from chunker_py.tokenizers import bpe
 from chunker_py.tokenizers.base import MERGE_STEP, LruDict
 
@@ -83,7 +86,7 @@ def test_damage_in_steps_equals_damage_at_once() -> None:
     assert len(list(stepped.damage_steps())) == 5  # tokens, outline, sentences, edges, figures
     assert "damage" in stepped.__dict__  # computed by the last step
     spans = stepped.spans
-    assert stepped.damage == chunker_py.damage_of(text, spans, settings)
+    assert stepped.damage == damage_of(text, spans, settings)
 
 
 @pytest.mark.parametrize("mode", ["recursive", "token-window"])
@@ -179,7 +182,7 @@ def test_prepare_steps_parse_a_long_markdown_text_apart_before_the_analysis(
     edit's own task. ``prepare_steps`` pauses first (the caller's step ends there), then
     parses, a step for the tokens and one for the blocks; the analysis then parses
     nothing and is the same. A short text, or one parsed already, needs no step."""
-    from chunker_py import prepare_steps
+    from chunker_py.stepwise import prepare_steps
     from chunker_py.text import blocks
 
     table = "\n".join(["|n|v|", "|-|-|"] + [f"|{n}|q|" for n in range(1_200)])
@@ -193,7 +196,7 @@ def test_prepare_steps_parse_a_long_markdown_text_apart_before_the_analysis(
     prepared = chunker_py.analyse(table, settings).spans
     assert parsed == [1]  # the analysis found the parse cached
     for other in ("a", "b", "c"):  # the text leaves the per-text cache
-        chunker_py.text_index(other)
+        text_index(other)
     assert chunker_py.analyse(table, settings).spans == prepared  # parsed again: the same
     parsed.clear()
     assert list(prepare_steps(table, settings)) == []

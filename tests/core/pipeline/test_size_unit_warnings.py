@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from chunker_py import TOKENIZERS, Settings, analyse, get_tokenizer, size_unit_name
+from chunker_py import TOKENIZERS, Settings, analyse, get_tokenizer
+from chunker_py.pipeline.units import size_unit_name
 
 ROOT = Path(__file__).resolve().parents[3]
 # a long README (this project's, frozen at an earlier commit)

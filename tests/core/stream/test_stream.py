@@ -28,10 +28,10 @@ from chunker_py import (
     Settings,
     analyse,
     decode_document,
-    record,
     to_csv,
     to_jsonl,
 )
+from chunker_py.io.records import record
 from chunker_py.io.stream import (
     DEFAULT_BUFFER_SIZE,
     iter_chunks,

@@ -6,14 +6,8 @@ import zlib
 
 import pytest
 
-from chunker_py import (
-    DocumentError,
-    Settings,
-    analyse,
-    check_document,
-    decode_document,
-    split_spans,
-)
+from chunker_py import DocumentError, Settings, analyse, decode_document, split_spans
+from chunker_py.text.documents import check_document
 
 
 def test_paste_over_20000_code_points_is_refused_with_the_count() -> None:

@@ -13,9 +13,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from chunker_py import TOKENIZERS, add_tokenizer_json_in_steps
+from chunker_py import TOKENIZERS
 from chunker_py.engine.errors import SettingError
 from chunker_py.engine.steps import finish
+from chunker_py.stepwise import add_tokenizer_json_in_steps
 from chunker_py.tokenizers.hf.json_steps import (
     EVERY,
     json_text,

@@ -894,12 +894,8 @@ def test_the_cli_takes_one_tokenizer_setting(document: Path) -> None:
 
 @pytest.mark.usefixtures("restored_registry")
 def test_a_link_names_a_file_tokenizer_and_falls_back_visibly_where_it_is_not_loaded() -> None:
-    from chunker_py import (
-        Settings,
-        add_tokenizer_json,
-        settings_from_fragment,
-        settings_to_fragment,
-    )
+    from chunker_py import Settings, add_tokenizer_json
+    from chunker_py.config.links import settings_from_fragment, settings_to_fragment
 
     name = add_tokenizer_json(TOKENIZER_JSON.read_bytes(), "my-model.json")
     fragment = settings_to_fragment(Settings(tokenizer=name))

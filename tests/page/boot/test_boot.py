@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Route, expect
 
-from chunker_py import Settings, settings_to_fragment, tradeoffs
+from chunker_py import Settings
+from chunker_py.config.links import settings_to_fragment
+from chunker_py.pipeline.analysis import tradeoffs
 
 from ..conftest import SAMPLE
 

@@ -22,6 +22,7 @@ from playwright.sync_api import expect
 
 import chunker_py
 from chunker_py import Settings, analyse
+from chunker_py.config.links import settings_from_fragment, settings_to_fragment
 from sitebuild.policy import CSP
 from sitebuild.site import Site
 
@@ -210,7 +211,7 @@ def test_tokenizers_are_unpacked_when_the_first_result_needs_them(new_app) -> No
     Python first imports a tokenizer; a link that sizes chunks in tokens needs one for the
     very first result, which must still be right."""
     chosen = Settings(chunk_size=40, chunk_overlap=8, size_unit="tokens", tokenizer="o200k_base")
-    page = new_app().open(chunker_py.settings_to_fragment(chosen)).wait_ready()
+    page = new_app().open(settings_to_fragment(chosen)).wait_ready()
     assert page.page.get_attribute("#app", "data-boot") == "snapshot"
     assert page.page.text_content("#figure-chunks") == f"{analyse(SAMPLE, chosen).count:,}"
     data = "/home/pyodide/chunker_py/_data/o200k_base.ranks"
@@ -254,7 +255,7 @@ def test_without_a_link_app_zip_waits_for_the_first_result_and_comes_when_needed
     page.choose("Tokens")
     page.select("Tokenizer", value="o200k_base")
     page.page.wait_for_function("() => !('chunkInspectorUnpack' in globalThis)")
-    chosen, _notes = chunker_py.settings_from_fragment(page.page.evaluate("location.hash"))
+    chosen, _notes = settings_from_fragment(page.page.evaluate("location.hash"))
     assert chosen.size_unit == "tokens" and chosen.tokenizer == "o200k_base"
     expect(page.page.locator("#figure-chunks")).to_have_text(f"{analyse(SAMPLE, chosen).count:,}")
     assert page.state() == "ready"

@@ -27,7 +27,8 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import DEFAULT_SEPARATORS, Settings, analyse, to_csv, to_jsonl
+from chunker_py import Settings, analyse, to_csv, to_jsonl
+from chunker_py.config.settings import DEFAULT_SEPARATORS
 
 from ..conftest import App, launch_app
 

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import FIELDS, MODES, Settings, analyse, settings_to_fragment
+from chunker_py import FIELDS, MODES, Settings, analyse
+from chunker_py.config.links import settings_to_fragment
 
 from ..conftest import App
 
@@ -127,7 +128,7 @@ def test_download_equals_the_cli_byte_for_byte(
         set_option(app, label, value)
     expect(app.readiness_status()).to_have_text("Ready")
     fragment = app.page.evaluate("() => location.hash")
-    from chunker_py import settings_from_fragment
+    from chunker_py.config.links import settings_from_fragment
 
     settings, notes = settings_from_fragment(fragment)
     assert notes == []

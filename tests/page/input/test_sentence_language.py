@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import settings_from_fragment
+from chunker_py.config.links import settings_from_fragment
 
 from ..conftest import App
 

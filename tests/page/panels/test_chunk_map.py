@@ -20,7 +20,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import Settings, analyse, settings_from_fragment
+from chunker_py import Settings, analyse
+from chunker_py.config.links import settings_from_fragment
 
 from ..conftest import ROOT, SAMPLE, App, launch_app
 from ..input.test_modes import set_option

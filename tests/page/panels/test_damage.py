@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import analyse, compare, settings_from_fragment
+from chunker_py import analyse, compare
+from chunker_py.config.links import settings_from_fragment
 
 from ..conftest import App
 

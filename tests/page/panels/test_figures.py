@@ -12,14 +12,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import (
-    TOKENIZERS,
-    analyse,
-    compare,
-    settings_from_fragment,
-    size_unit_name,
-)
+from chunker_py import TOKENIZERS, analyse, compare
 from chunker_py import Settings as CoreSettings
+from chunker_py.config.links import settings_from_fragment
+from chunker_py.pipeline.units import size_unit_name
 
 from ..conftest import ROOT, SAMPLE, App
 from .test_damage import DOC

@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from chunker_py import MAX_CODE_POINTS
+from chunker_py.engine.limits import MAX_CODE_POINTS
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"  # 7 code points, ZWJ
 

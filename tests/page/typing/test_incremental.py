@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from chunker_py import Settings, analyse, get_tokenizer, tradeoffs
+from chunker_py import Settings, analyse, get_tokenizer
+from chunker_py.pipeline.analysis import tradeoffs
 
 from ..conftest import App
 from ..panels.test_chunk_map import assert_map_matches, current_settings

@@ -19,8 +19,9 @@ import types
 from dataclasses import replace
 from typing import Any
 
-from chunker_py import Settings, analyse, compare_row_steps, damage_by_size_row_steps
+from chunker_py import Settings, analyse
 from chunker_py.measures.evidence import Excerpt, Question
+from chunker_py.stepwise import compare_row_steps, damage_by_size_row_steps
 
 from .page_stub import Node, Quiet, import_page, item
 

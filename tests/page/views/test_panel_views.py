@@ -11,7 +11,9 @@ import types
 from dataclasses import replace
 from typing import Any
 
-from chunker_py import Settings, analyse, compare_row_steps, damage_by_size_row_steps, tradeoffs
+from chunker_py import Settings, analyse
+from chunker_py.pipeline.analysis import tradeoffs
+from chunker_py.stepwise import compare_row_steps, damage_by_size_row_steps
 
 from . import page_stub
 from .page_stub import import_page

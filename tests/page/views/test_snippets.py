@@ -20,7 +20,8 @@ import pytest
 import tiktoken
 import tokenizers
 
-from chunker_py import PRESETS, Settings, analyse, to_jsonl
+from chunker_py import Settings, analyse, to_jsonl
+from chunker_py.engine.presets import PRESETS
 from chunker_py.io.cli import run
 from chunker_py.tokenizers import add_tokenizer_json
 from tests.core.hf_golden import HF_GOLDEN

@@ -25,16 +25,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import (
-    DEFAULT_SEPARATORS,
-    Settings,
-    analyse,
-    count_chunks,
-    record,
-    settings_from_fragment,
-    to_csv,
-    to_jsonl,
-)
+from chunker_py import Settings, analyse, to_csv, to_jsonl
+from chunker_py.config.links import settings_from_fragment
+from chunker_py.config.settings import DEFAULT_SEPARATORS
+from chunker_py.io.records import record
+from chunker_py.pipeline.analysis import count_chunks
 
 from ..conftest import SAMPLE, App
 
