@@ -7,7 +7,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from sitebuild.paths import CHROMIUM, ROOT, TEST_REQUIREMENTS
+from sitebuild.paths import CHROMIUM, NODE_MODULES, ROOT, TEST_REQUIREMENTS
 from sitebuild.shell import log, run
 from sitebuild.site import build
 
@@ -48,8 +48,8 @@ def node_programs(folders: Iterable[str]) -> list[str]:
 
 
 def lint() -> list[str]:
-    """Run ruff (lint and format check), mypy and node --check; return the names of those
-    that failed (output stays visible)."""
+    """Run ruff (lint and format check), mypy, lint-imports, node --check and ESLint;
+    return the names of those that failed (output stays visible)."""
     failed = []
     targets = python_files(LINTED)
     if run([sys.executable, "-m", "ruff", "check", *targets], check=False):
@@ -64,6 +64,11 @@ def lint() -> list[str]:
     broken = [p for p in node_programs(NODE_PROGRAMS) if run(["node", "--check", p], check=False)]
     if broken:
         failed.append("node --check " + " ".join(broken))
+    # ESLint from node_modules (package-lock.json), its rules in eslint.config.mjs
+    if run(
+        [str(NODE_MODULES / ".bin" / "eslint"), *NODE_PROGRAMS, "eslint.config.mjs"], check=False
+    ):
+        failed.append("eslint (eslint.config.mjs)")
     return failed
 
 
