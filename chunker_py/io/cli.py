@@ -35,7 +35,7 @@ from .corpus import FORMATS, Done, Output, Task, cut, cut_corpus, cut_encoded
 from .fork_pool import Terminated, cut_beside
 from .records import json_line
 from .rules import Rule, read_rules, settings_for
-from .sources import DEFAULT_INCLUDE, STDIN, Source, collect, read_list
+from .sources import DEFAULT_INCLUDE, STDIN, SourceFile, collect, read_list
 from .stream import DEFAULT_BUFFER_SIZE, check_stream_run, stream_files
 from .tally import Tally
 
@@ -349,7 +349,7 @@ def _stream_buffer_size(args: argparse.Namespace, settings: Settings) -> int | N
     return check_stream_run(settings, args.format, args.buffer_size)
 
 
-def _sources(args: argparse.Namespace, settings: Settings) -> list[Source]:
+def _sources(args: argparse.Namespace, settings: Settings) -> list[SourceFile]:
     """The files the run reads, in order (refused ones carry their error)."""
     sources = collect(
         _paths(args), include=args.include, exclude=args.exclude, single_name=settings.source_name
@@ -362,7 +362,7 @@ def _sources(args: argparse.Namespace, settings: Settings) -> list[Source]:
 
 def _tasks(
     args: argparse.Namespace,
-    sources: Sequence[Source],
+    sources: Sequence[SourceFile],
     settings: Settings,
     rules: tuple[Rule, ...],
     metadata: dict[str, str] | None,
@@ -443,7 +443,7 @@ def _results(
     return results
 
 
-def _progress(sources: Sequence[Source], quiet: bool) -> Any:
+def _progress(sources: Sequence[SourceFile], quiet: bool) -> Any:
     """A progress bar on stderr (files, MB/s, ETA) when it is a terminal and tqdm is
     installed (``pip install chunker_py[progress]``); None otherwise."""
     if quiet or not sys.stderr.isatty():

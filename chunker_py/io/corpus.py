@@ -24,7 +24,7 @@ from ..engine.errors import ChunkerError, DocumentError, ResultError, SettingErr
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ..text.documents import decode_document
 from ..text.front_matter import front_matter
-from .render import Figures, _render
+from .render import FileFigures, _render
 
 if TYPE_CHECKING:
     from concurrent.futures import Executor, Future
@@ -84,7 +84,7 @@ class Done:
     text: str
     size: int
     error: str | None = None
-    figures: tuple[Figures, ...] = ()
+    figures: tuple[FileFigures, ...] = ()
     encoded: bytes | None = None
 
     def utf8(self) -> bytes:

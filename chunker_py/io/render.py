@@ -1,5 +1,5 @@
 """One file's output, rendered whole: JSONL records, CSV, a summary line, comparison
-lines or Evidence check lines, and the ``Figures`` a corpus line adds up."""
+lines or Evidence check lines, and the ``FileFigures`` a corpus line adds up."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class Figures:
+class FileFigures:
     """What a corpus line adds up, for one file (and one comparison row)."""
 
     key: str
@@ -36,7 +36,7 @@ def _render(
     output: Output,
     metadata: Mapping[str, Any] | None,
     questions: tuple[Question, ...] | None,
-) -> tuple[str, tuple[Figures, ...]]:
+) -> tuple[str, tuple[FileFigures, ...]]:
     if output.format == "compare":
         return _compare_lines(text, settings, output, questions)
     if questions is not None or output.format == "evidence":
@@ -89,10 +89,10 @@ def summary_record(analysis: Analysis) -> dict[str, Any]:
     }
 
 
-def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -> Figures:
+def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -> FileFigures:
     damage = analysis.damage
     tokens = analysis.token_summary
-    return Figures(
+    return FileFigures(
         key,
         label,
         analysis.count,
@@ -105,7 +105,7 @@ def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -
 
 def _compare_lines(
     text: str, settings: Settings, output: Output, questions: tuple[Question, ...] | None
-) -> tuple[str, tuple[Figures, ...]]:
+) -> tuple[str, tuple[FileFigures, ...]]:
     """One JSON line per comparison row; a row's own errors (over the chunk limit, nothing
     retained) are reported in the row, not raised."""
     rows = compare(
@@ -126,6 +126,8 @@ def _compare_lines(
         lines.append(json_line(out) + "\n")
         damage = row.damage.figures() if row.damage else None
         figures.append(
-            Figures(row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found)
+            FileFigures(
+                row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found
+            )
         )
     return "".join(lines), tuple(figures)

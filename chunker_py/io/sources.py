@@ -27,7 +27,7 @@ STDIN = "-"
 
 
 @dataclass(frozen=True)
-class Source:
+class SourceFile:
     """One document of a run: ``path`` to read (``-``: standard input), ``name`` its source
     name, ``match`` the path that rules' and filters' globs see, ``size`` in bytes when
     known, and ``error`` when the walk already found it unreadable."""
@@ -93,7 +93,7 @@ def collect(
     include: Sequence[str] = (),
     exclude: Sequence[str] = (),
     single_name: str = "",
-) -> list[Source]:
+) -> list[SourceFile]:
     """The sources of ``paths`` (files, folders, ``-``), in order, with unique names.
 
     One file given alone (no folder) keeps ``single_name`` (the ``--source-name``, by
@@ -101,7 +101,7 @@ def collect(
     their paths as given.
     """
     include = tuple(include) or DEFAULT_INCLUDE
-    found: list[tuple[Source, str | None]] = []  # the source, and the folder it came from
+    found: list[tuple[SourceFile, str | None]] = []  # the source, and the folder it came from
     for path in paths:
         if path != STDIN and os.path.isdir(path):
             found.extend((s, path) for s in _walk(path, include, exclude))
@@ -109,7 +109,7 @@ def collect(
             found.append((_given(path), None))
     if len(found) == 1 and found[0][1] is None:
         only = found[0][0]
-        return [Source(only.path, single_name, only.match, only.size, only.error)]
+        return [SourceFile(only.path, single_name, only.match, only.size, only.error)]
     if single_name:
         raise SettingError(
             "Source name names one document; with several, each is named by its path.",
@@ -118,25 +118,25 @@ def collect(
     return _unique(found)
 
 
-def _given(path: str) -> Source:
+def _given(path: str) -> SourceFile:
     if path == STDIN:
-        return Source(STDIN, STDIN, STDIN)
+        return SourceFile(STDIN, STDIN, STDIN)
     shown = path.replace(os.sep, "/")
     try:
         size: int | None = os.stat(path).st_size
     except OSError:
         size = None  # reported when it is read
-    return Source(path, shown, shown, size)
+    return SourceFile(path, shown, shown, size)
 
 
-def _unique(found: Iterable[tuple[Source, str | None]]) -> list[Source]:
+def _unique(found: Iterable[tuple[SourceFile, str | None]]) -> list[SourceFile]:
     found = list(found)
     counts = Counter(s.name for s, _folder in found)
     out = []
     for source, folder in found:
         if counts[source.name] > 1 and folder is not None:
             name = _joined(folder, source.name)
-            source = Source(source.path, name, source.match, source.size, source.error)
+            source = SourceFile(source.path, name, source.match, source.size, source.error)
         out.append(source)
     again = Counter(s.name for s in out)
     twice = sorted(name for name, n in again.items() if n > 1)
@@ -152,11 +152,11 @@ def _joined(folder: str, relative: str) -> str:
     return (folder.replace(os.sep, "/").rstrip("/") or "/") + "/" + relative
 
 
-def _walk(folder: str, include: Sequence[str], exclude: Sequence[str]) -> list[Source]:
+def _walk(folder: str, include: Sequence[str], exclude: Sequence[str]) -> list[SourceFile]:
     """The folder's kept files, sorted by relative path; each real folder visited once,
     under the first of its names in sorted order."""
     seen: set[tuple[int, int]] = set()
-    out: list[Source] = []
+    out: list[SourceFile] = []
     stack = [(folder, "")]
     while stack:
         where, prefix = stack.pop()
@@ -170,7 +170,7 @@ def _walk(folder: str, include: Sequence[str], exclude: Sequence[str]) -> list[S
         except OSError as exc:
             name = prefix.rstrip("/") or "."
             message = f"Cannot read the folder {_joined(folder, name)}: {exc.strerror}."
-            out.append(Source(where, name, name, None, message))
+            out.append(SourceFile(where, name, name, None, message))
             continue
         folders = []
         for entry in entries:
@@ -192,12 +192,12 @@ def _is_dir(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _file(entry: os.DirEntry[str], relative: str) -> Source:
+def _file(entry: os.DirEntry[str], relative: str) -> SourceFile:
     try:
         size: int | None = entry.stat().st_size
     except OSError:
         size = None  # a broken link: reported when it is read
-    return Source(entry.path, relative, relative, size)
+    return SourceFile(entry.path, relative, relative, size)
 
 
 def _kept(relative: str, include: Sequence[str], exclude: Sequence[str]) -> bool:

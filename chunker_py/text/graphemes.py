@@ -1,7 +1,7 @@
 """Extended grapheme cluster boundaries (UAX #29), one position at a time.
 
 ``unicodedata`` lacks the break properties (and its Unicode version differs by runtime), so
-they come from ``_grapheme_data``: tables generated from the ones ``wcwidth`` ships
+they come from ``grapheme_data``: tables generated from the ones ``wcwidth`` ships
 (Unicode 18), decoded once on first use. The rules are those of Unicode 18, whose GB9c
 (Indic conjuncts) is ``Linker Extend* (no break) Consonant``; browsers on Unicode 17 also ask for a
 consonant before the linker, which is the one place where the two may differ.

@@ -75,6 +75,10 @@ from .sentence_marks import (
 )
 from .sentence_pairs import _NO_PAIR, _pairs, _paragraph_breaks
 
+# A terminator run (one pattern that starts with one class: ``re`` then skips ahead fast).
+# ";" and ":" join it only in texts with Greek or Armenian letters (the Greek question
+# mark, the colon typed for the Armenian full stop); the run's first character tells its
+# kind.
 # joined across single spaces: ". . .", "! ! !", "Happy! ...", but not "raak. ...en"
 _RUN = "[{0}{1}]+(?:[ ](?:[{1}](?![{1}])|(?:\\.{{3,}}|…)(?=\\s|\\Z)))*"
 _NONE_FOUND = re.compile("(?!)()")

@@ -73,11 +73,6 @@ _UNCONDITIONAL = "。！？｡．।॥؟۔։።፧။។៕᠃"
 _LATIN = ".!?…‼⁇⁈⁉"
 _CLOSER_RUN = f"[{re.escape(_CLOSERS)}]*"  # ("''" too: "'" is a closer)
 
-# A terminator run (one pattern that starts with one class: ``re`` then skips ahead fast).
-# ";" and ":" join it only in texts with Greek or Armenian letters (the Greek question
-# mark, the colon typed for the Armenian full stop); the run's first character tells its
-# kind.
-_L = re.escape(_LATIN)
 _TERMINATORS = _UNCONDITIONAL + _LATIN
 _TERMINATOR_SET = frozenset(_TERMINATORS)
 

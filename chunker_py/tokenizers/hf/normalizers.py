@@ -107,12 +107,6 @@ def bert_tables(clean: bool, chinese: bool) -> CharMap:
 
 
 @cache
-def nonspacing_table() -> CharMap:
-    nonspacing = RangeSet(ud.NONSPACING)
-    return CharMap(lambda code: "" if code in nonspacing else chr(code))
-
-
-@cache
 def bert_stages(
     clean: bool, chinese: bool, strip: bool, lowercase: bool
 ) -> tuple[CharMap, CharMap]:

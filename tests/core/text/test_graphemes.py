@@ -137,6 +137,6 @@ def test_every_pair_of_break_values_agrees_with_wcwidth() -> None:
 
 
 def test_the_committed_table_is_what_the_generator_writes() -> None:
-    from tools.grapheme_data import TARGET, encode, properties
+    from tools.gen_grapheme_tables import TARGET, encode, properties
 
     assert TARGET.read_text(encoding="utf-8") == encode(*properties())
