@@ -77,8 +77,8 @@ MUTANTS = (
     ),
     Mutant(
         "UTF-16 offset off by one on astral characters",
-        "position + bisect_right(self._astral, position - 1)",
-        "position + bisect_right(self._astral, position)",
+        "offset + bisect_left(self._positions, offset)",
+        "offset + bisect_right(self._positions, offset)",
     ),
     # survivors of a sampled run, killed since
     Mutant(
