@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from dom import by_id, element, number, on, render
+from embeddings import Embeddings, dense_retrieval
 
 from chunker_py import Analysis, ChunkerError, Row
 from chunker_py.config.links import settings_to_fragment
@@ -44,6 +45,20 @@ from chunker_py.measures.evidence import (
 )
 
 _SHOWN = 60  # code points of an excerpt shown in a list
+# the figures that rank chunks (pending while Semantic or Hybrid vectors are made)
+RANKED_FIGURES = ("evidence-recall", "evidence-precision", "evidence-iou", "evidence-tokens")
+# what the panel says of each retrieval choice
+METHOD_HELP = {
+    "bm25": "Retrieval here is BM25, a lexical (keyword) ranking: a local stand-in for your "
+    "own embedding model, not a verdict on it.",
+    "dense": "Retrieval here is Semantic: chunks ranked by the cosine of their "
+    "all-MiniLM-L6-v2 embeddings with the question's (Chroma's default embedding function), "
+    "run in this browser.",
+    "hybrid": "Retrieval here is Hybrid: reciprocal rank fusion (k = 60) of the BM25 and "
+    "the Semantic (all-MiniLM-L6-v2) rankings, run in this browser.",
+}
+# how each retrieval choice is named in a question's verdict
+METHOD_NAMES = {"bm25": "BM25", "dense": "Semantic", "hybrid": "Hybrid"}
 
 
 def _short(text: str, limit: int = _SHOWN) -> str:
@@ -156,6 +171,7 @@ class EvidencePanel:
         on_rows: Callable[[Sequence[Row], list[list[str]]], None],
         on_sizes: Callable[[Sequence[Row], dict[int, tuple[int, int]]], None],
         show_chunk: Callable[[int], None],
+        embeddings: Embeddings | None = None,
     ) -> None:
         self.source = source
         self.apply_row = apply_row
@@ -164,6 +180,10 @@ class EvidencePanel:
         self.on_rows = on_rows
         self.on_sizes = on_sizes
         self.show_chunk = show_chunk
+        # Semantic and Hybrid retrieval: the model's vectors (app/embeddings.py); the ranked
+        # figures of a result whose vectors are not all made yet are pending
+        self.embeddings = embeddings
+        self.semantic_pending = False
         self.questions: list[Question] = []
         self.anchored_to = ""  # the text the questions' offsets refer to
         self.draft: list[Excerpt] = []
@@ -398,7 +418,7 @@ class EvidencePanel:
     def figures_jsonl(self) -> str:
         """The figures as ``python -m chunker_py --questions --format evidence`` prints them."""
         result = self.view.analysis if self.view is not None else None
-        if self.found is None or result is None:
+        if self.found is None or result is None or self.semantic_pending:
             return ""
         source = result.settings.source_name or None
         return "".join(json_line(r.as_json(source)) + "\n" for r in self.found.results)
@@ -411,7 +431,7 @@ class EvidencePanel:
         by_id("evidence-download").disabled = True
 
     def _download_figures(self) -> None:
-        if self.found is None:
+        if self.found is None or self.semantic_pending:
             self._say("There are no figures to download.", problem=True)
             return
         render().download(self.figures_jsonl(), "evidence.jsonl", "application/jsonl;charset=utf-8")
@@ -424,6 +444,24 @@ class EvidencePanel:
         if text != self.anchored_to:
             self.questions = follow_edit(self.anchored_to, text, self.questions)
             self.anchored_to = text
+
+    def again(self) -> Iterator[None]:
+        """``work`` for the view shown, from the start (its vectors have arrived)."""
+        view, self.view = self.view, None
+        return self.work(view if view is not None else EvidenceView())
+
+    def _evidence(self, result: Analysis) -> Generator[None, None, tuple[Evidence | None, bool]]:
+        """The figures of ``result``, in steps, and whether its ranked figures are pending:
+        with Semantic or Hybrid retrieval they come from the vectors made so far, and when
+        some were missing the worker is asked for them (the figures follow when it has made
+        them: app/inspector.py runs ``again``)."""
+        if self.embeddings is None or not dense_retrieval(result):
+            return (yield from evidence_steps(result, self.questions)), False
+        embedder = self.embeddings.embedder()
+        found = yield from evidence_steps(result, self.questions, embedder=embedder)
+        if embedder.missing:
+            self.embeddings.request(embedder.missing)
+        return found, bool(embedder.missing)
 
     def refresh(self) -> None:
         """Figures again for the view shown (questions added, removed or imported)."""
@@ -478,11 +516,12 @@ class EvidencePanel:
         root = by_id("app")
         if result is not None and result.text == self.source.text:
             self._rebase()
-        found = None
+        found, self.semantic_pending = None, False
         if result is not None:
-            found = yield from evidence_steps(result, self.questions)
+            found, self.semantic_pending = yield from self._evidence(result)
         self.found = found
-        by_id("evidence-download").disabled = found is None
+        by_id("evidence-download").disabled = found is None or self.semantic_pending
+        root.dataset.semantic = self._semantic_state()
         self.on_found(result, found)
         by_id("evidence-count").textContent = (
             questions(len(self.questions)) if self.questions else "No questions yet"
@@ -491,6 +530,14 @@ class EvidencePanel:
         self._figures(result)
         self._list(result)
         root.dataset.evidence = "ready"
+
+    def _semantic_state(self) -> str:
+        """#app[data-semantic]: "ready" (figures complete), "pending" (vectors on their way)
+        or "unavailable" (the model failed or cannot run here)."""
+        if not self.semantic_pending:
+            return "ready"
+        waiting = self.embeddings is None or self.embeddings.available()
+        return "pending" if waiting else "unavailable"
 
     def _figures(self, result: Analysis | None) -> None:
         s = self.found.summary() if self.found is not None and self.questions else None
@@ -513,6 +560,10 @@ class EvidencePanel:
             "evidence-iou": "—" if r is None else _mean(r["iou"], 3),
             "evidence-tokens": "—" if r is None else _mean(r["tokens"], 1),
         }  # fmt: skip
+        if self.semantic_pending and s is not None:
+            waiting = self.embeddings is None or self.embeddings.available()
+            for element_id in RANKED_FIGURES:
+                values[element_id] = "pending…" if waiting else "unavailable"
         for element_id, text in values.items():
             by_id(element_id).textContent = text
         settings = result.settings if result is not None else None
@@ -520,6 +571,8 @@ class EvidencePanel:
         budget = settings.budget if settings is not None else None
         shown = str(k) if budget is None else f"up to {budget:,} tokens"
         by_id("evidence-k").textContent = shown
+        method = getattr(result.settings, "retrieval", "bm25") if result is not None else "bm25"
+        by_id("evidence-method").textContent = METHOD_HELP.get(method, METHOD_HELP["bm25"])
 
     def _list(self, result: Analysis | None) -> None:
         items = []
@@ -531,7 +584,7 @@ class EvidencePanel:
             item.append(element("p", q.text, "question-text"))
             found = results[i] if i < len(results) else None
             item.append(self._excerpts(q, found, placed[i] if placed else None))
-            item.append(element("p", self._verdict(found, result), "hint"))
+            item.append(element("p", self._verdict(found, result, self.semantic_pending), "hint"))
             remove = element("button", "Remove")
             remove.type = "button"
             remove.setAttribute("aria-label", f"Remove question {i + 1}")
@@ -566,7 +619,7 @@ class EvidencePanel:
         return listing
 
     @staticmethod
-    def _verdict(found: QuestionResult | None, result: Analysis | None) -> str:
+    def _verdict(found: QuestionResult | None, result: Analysis | None, pending: bool) -> str:
         if found is None or result is None:
             return "No chunks to check (see Chunk readiness)."
         if not found.matched:
@@ -580,11 +633,17 @@ class EvidencePanel:
             parts.append(f"{found.chunks_to_read} chunks to read")
         parts.append(f"Precision Ω {found.precision_omega:.3f}")
         r = found.retrieval
-        if r is not None:
+        method = METHOD_NAMES.get(getattr(result.settings, "retrieval", "bm25"), "BM25")
+        if r is not None and pending:
+            parts.append(f"{method}: ranking pending (see the embedding model's note above)")
+        elif r is not None:
             if r.first_hit_rank is None:
-                parts.append(f"BM25: no evidence among the {r.k} chunks retrieved")
+                parts.append(f"{method}: no evidence among the {r.k} chunks retrieved")
             else:
-                parts.append(f"BM25: first chunk with evidence at rank {r.first_hit_rank} of {r.k}")
+                parts.append(
+                    f"{method}: first chunk with evidence at rank {r.first_hit_rank} of {r.k}"
+                )
+        if r is not None and not pending:
             parts.append(
                 f"recall {r.recall:.2f}, {number(r.tokens)} tokens for {len(r.chunks)} chunks"
             )
@@ -612,10 +671,13 @@ class EvidencePanel:
             return
         summaries = []
         for row in rows:
-            found = None
+            found, pending = None, False
             if row.analysis is not None:
-                found = yield from evidence_steps(row.analysis, self.questions)
-            summaries.append(found.summary() if found is not None else None)
+                found, pending = yield from self._evidence(row.analysis)
+            summary = found.summary() if found is not None else None
+            if summary is not None and pending:  # ranked figures follow ("—" until then)
+                summary["retrieval"] = dict.fromkeys(summary["retrieval"])
+            summaries.append(summary)
             yield
         self._draw_rows(rows, summaries)
 

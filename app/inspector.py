@@ -35,6 +35,7 @@ from dom import (
     on,
     share_whitespace_symbols,
 )
+from embeddings import Embeddings, dense_retrieval
 from evidence import EvidencePanel, EvidenceView, evidence_marks
 from export import Export
 from histogram import SizesChart
@@ -113,6 +114,8 @@ class Page:
         self.comparison_view = ComparisonView()  # what the comparison shows of this result
         self.evidence_view = EvidenceView()  # what the Evidence check shows of this result
         self.comparison = Comparison(self._apply_row)
+        # Semantic and Hybrid retrieval: the model in a worker, its vectors kept by text
+        self.embeddings = Embeddings(self._vectors_arrived)
         self.evidence = EvidencePanel(  # Evidence check
             self.source,
             apply_row=self._apply_row,
@@ -121,6 +124,7 @@ class Page:
             on_rows=self._evidence_rows,
             on_sizes=self._evidence_sizes,
             show_chunk=self._choose_chunk,
+            embeddings=self.embeddings,
         )
 
     def start(self) -> None:
@@ -138,6 +142,7 @@ class Page:
         self.copy_code.wire()
         self.comparison.wire()
         self.evidence.wire()
+        self.embeddings.wire()
         theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
@@ -624,12 +629,21 @@ class Page:
         self.root.dataset.damage = "pending" if result is not None else "none"
         self.root.dataset.comparison = "pending"
         self.evidence.pending()
+        self.embeddings.drop_stale()  # the vectors made stay; jobs for older texts stop
+        if result is None or not dense_retrieval(result):
+            self.embeddings.hide()
         self.root.dataset.evidence = "pending"
         self.root.dataset.evidenceComparison = "pending"
         self._later(result, chart_job)
         self.outcome = "ready"
         self.root.dataset.state = "ready"
         self.root.removeAttribute("aria-busy")
+
+    def _vectors_arrived(self) -> None:
+        """The vectors the Evidence check waited for are made: its figures again, in steps
+        (for the result shown; a newer edit's own run asks for its own)."""
+        generation = self.generation
+        after_paint(lambda: self._drive(generation, self.evidence.again()))
 
 
 def same_chunks(old: chunker_py.Analysis | None, new: chunker_py.Analysis | None) -> bool:

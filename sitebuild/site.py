@@ -33,8 +33,10 @@ Layout of dist/ (every URL below is relative to index.html):
         wheels/chunker_py-*.whl     built by flit_core (sitebuild/wheel.py; not loaded at
                                     start-up; for download and micropip users)
     static/model/                   the embedding model (sitebuild/model.py):
-        all-MiniLM-L6-v2.onnx       fetched only when dense or hybrid retrieval is chosen,
-        manifest.json               never by a first visit nor the worker's install
+        all-MiniLM-L6-v2.onnx       fetched only when Semantic or Hybrid retrieval is
+        manifest.json               first chosen (static/embed_client.js), with
+                                    static/vendor/onnxruntime-web-<version>/; never by a
+                                    first visit, kept by the worker on demand only
     static/vendor/<pkg>-<version>/  the pinned npm runtime, each with its LICENSE
         pyodide-<v>/ also holds micropip's wheel and a copy of pyodide-lock.json whose
         micropip entry names that wheel's sha256, so loadPackage("micropip") stays local.
@@ -74,7 +76,7 @@ from sitebuild.snapshot import (
     split_bundle,
 )
 from sitebuild.tokendata import ensure_token_data
-from sitebuild.vendor import Vendored, pyscript_core_chunks, vendor_runtime
+from sitebuild.vendor import ONNXRUNTIME_FILES, Vendored, pyscript_core_chunks, vendor_runtime
 from sitebuild.wheel import build_wheel
 
 # The size of the pieces whose SHA-256 index.html lists for the inflated snapshot
@@ -188,6 +190,14 @@ def micropython_config() -> str:
     return json.dumps({"plugins": list(PLUGINS_OFF)}, separators=(",", ":"))
 
 
+def runtime_files(folder: Path) -> str:
+    """``name:bytes:sha256`` for each of onnxruntime-web's files (static/embed_client.js)."""
+    return " ".join(
+        f"{name}:{(folder / name).stat().st_size}:{sha256_hex((folder / name).read_bytes())}"
+        for name in ONNXRUNTIME_FILES
+    )
+
+
 def content_hash(files: dict[str, bytes]) -> str:
     digest = hashlib.sha256()
     for name in sorted(files):
@@ -280,6 +290,11 @@ def build(dist: Path = DIST) -> Site:
         # the wasm's SHA-256 list, against which snapshot.js checks what it decoded from
         # the brotli copy (precompress writes it: sitebuild/compress.py)
         "wasm_sha256": " ".join(piece_digests((staging / wasm).read_bytes())),
+        # the embedding model's runtime, downloaded only when Semantic or Hybrid retrieval
+        # is first chosen: its folder, and each file's name, size and SHA-256, against which
+        # static/embed_worker.js checks the download
+        "onnxruntime": vendored.onnxruntime,
+        "onnxruntime_files": runtime_files(staging / vendored.onnxruntime),
         "pyscript_chunk": vendored.pyscript
         + "/"
         + (pyscript_core_chunks(staging / vendored.pyscript) or ["core.js"])[0],

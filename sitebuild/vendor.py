@@ -30,6 +30,9 @@ class Vendored:
     pyscript: str
     plotly: str
     brotli: str  # the brotli decoder's module (static/snapshot.js decodes the snapshot)
+    # onnxruntime-web's folder (static/embed_client.js loads it when Semantic or Hybrid
+    # retrieval is first chosen; never on a first visit, never precached)
+    onnxruntime: str = ""
 
 
 def copy_file(source: Path, target: Path) -> None:
@@ -133,15 +136,65 @@ def vendor_brotli_decoder(target_root: Path) -> str:
     return folder
 
 
+# onnxruntime-web: the ESM bundle of its WebAssembly back end (the Emscripten glue inside)
+# and the SIMD build's wasm, which runs on one thread where the page is not cross-origin
+# isolated (plain static hosting). The WebGPU, WebGL, JSPI and asyncify builds are not used.
+ONNXRUNTIME_FILES = ("ort.wasm.bundle.min.mjs", "ort-wasm-simd-threaded.wasm")
+MIT_LICENCE = """MIT License
+
+Copyright (c) Microsoft Corporation
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+"""
+
+
+def vendor_onnxruntime(target_root: Path) -> str:
+    """onnxruntime-web's files for single-threaded SIMD WebAssembly, with its licence."""
+    source, version = npm_package("onnxruntime-web")
+    folder = f"onnxruntime-web-{version}"
+    for name in ONNXRUNTIME_FILES:
+        copy_file(source / "dist" / name, target_root / folder / name)
+    # The npm package ships no licence file; its package.json and the bundle's banner say
+    # MIT, Microsoft Corporation: that licence's text.
+    licence = json.loads((source / "package.json").read_text("utf-8"))["license"]
+    if licence != "MIT":
+        raise SystemExit(f"onnxruntime-web {version}: licence {licence!r}, expected MIT")
+    header = (
+        f"ONNX Runtime Web {version} is distributed under the MIT licence (the 'license' "
+        "field of its npm package.json and its bundle's banner); its npm package ships no "
+        "licence file, so the licence text is reproduced below.\n\n"
+    )
+    (target_root / folder / "LICENSE").write_text(header + MIT_LICENCE, "utf-8")
+    return folder
+
+
 def vendor_runtime(dist: Path) -> Vendored:
     root = dist / "static" / "vendor"
     pyodide = vendor_pyodide(root)
     pyscript = vendor_pyscript(root)
     plotly = vendor_plotly(root)
     brotli = vendor_brotli_decoder(root)
+    onnxruntime = vendor_onnxruntime(root)
     return Vendored(
         pyodide=f"static/vendor/{pyodide}/pyodide.mjs",
         pyscript=f"static/vendor/{pyscript}",
         plotly=f"static/vendor/{plotly}/plotly-basic.min.js",
         brotli=f"static/vendor/{brotli}/brotli_dec_wasm.js",
+        onnxruntime=f"static/vendor/{onnxruntime}",
     )

@@ -8,6 +8,11 @@
 // - Fetch: a GET of a manifest file is answered from the cache (index.html: the network
 //   first, so a new deployment is seen at once; the cache when the network fails).
 //   Anything else is not touched: no other request is answered, cached or sent from here.
+// - On demand (MANIFEST.on_demand: the embedding model and its runtime, with their SHA-256):
+//   never downloaded here. The page downloads and checks them when Semantic or Hybrid
+//   retrieval is first chosen and stores them in this cache (static/embed_worker.js, the
+//   header below naming the SHA-256 checked); from then on they are answered from here.
+//   An install carries over an earlier build's copies whose SHA-256 is still the one listed.
 // - The start-up snapshot (snapshot-*.bin.gz) is stored inflated, marked by the header
 //   below: a repeat visit then reads it with nothing to inflate (static/snapshot.js checks
 //   its SHA-256, which index.html gives, in place of the gzip's CRC).
@@ -16,7 +21,9 @@ const INFLATED = "Chunk-Inspector-Snapshot";
 
 const scope = new URL("./", self.location.href);
 const urlOf = (name) => new URL(name, scope).href;
-const kept = new Set(MANIFEST.files.map(urlOf));
+const ON_DEMAND = new Map(Object.entries(MANIFEST.on_demand ?? {}).map(([n, h]) => [urlOf(n), h]));
+const CHECKED = "Chunk-Inspector-Sha256";
+const kept = new Set([...MANIFEST.files.map(urlOf), ...ON_DEMAND.keys()]);
 const INDEX = urlOf("index.html");
 const contentAddressed = (name) => name.startsWith("static/");
 
@@ -61,6 +68,10 @@ self.addEventListener("install", (event) => {
       for (const name of MANIFEST.files) {
         const [url, response] = await download(name);
         await cache.put(url, response);
+      }
+      for (const [url, sha256] of ON_DEMAND) {
+        const earlier = await earlierCopy(url);
+        if (earlier?.headers.get(CHECKED) === sha256) await cache.put(url, earlier);
       }
       await self.skipWaiting();
     })(),

@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, expect
 
-from sitebuild.offline import write_offline
-from sitebuild.serve import make_server
+from sitebuild.offline import on_demand, write_offline
+from sitebuild.serve import RequestLog, make_server
 
 from ..conftest import BOOT_TIMEOUT_MS, CACHED, App, launch_app
 
@@ -33,9 +33,9 @@ SAVED_TIMEOUT_MS = 180_000
 class Host:
     """The site in `root` on 127.0.0.1:`port` (0: a free one), until stop()."""
 
-    def __init__(self, root: Path, port: int = 0) -> None:
+    def __init__(self, root: Path, port: int = 0, log: RequestLog | None = None) -> None:
         self.root = root
-        self.httpd = make_server(root, port)
+        self.httpd = make_server(root, port, log=log)
         self.port = self.httpd.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/"
         self.connections: set[socket.socket] = set()
@@ -85,10 +85,10 @@ def apps(browser: Browser) -> Iterator[Callable[..., App]]:
 
 
 def build_files(root: Path) -> set[str]:
-    """What a build wrote for the browser: every file but the worker itself, the
-    precompressed copies beside originals (those are for hosts), the snapshot's brotli
-    copy (for first visits: the worker keeps the gzip file's bytes, inflated) and the
-    embedding model (fetched on demand)."""
+    """What a build wrote for the browser and the worker keeps at install: every file but
+    the worker itself, the precompressed copies beside originals (those are for hosts), the
+    snapshot's brotli copy (for first visits: the worker keeps the gzip file's bytes,
+    inflated) and the files kept on demand (the embedding model and its runtime)."""
     names = set()
     for path in root.rglob("*"):
         name = path.relative_to(root).as_posix()
@@ -98,8 +98,8 @@ def build_files(root: Path) -> set[str]:
             continue
         if re.search(r"(^|/)snapshot-[^/]*\.bin\.br$", name):
             continue
-        if name.startswith("static/model/"):
-            continue  # the embedding model: fetched when dense retrieval is first chosen
+        if on_demand(name):  # the embedding model and its runtime: kept once the page asks
+            continue
         names.add(name)
     return names
 

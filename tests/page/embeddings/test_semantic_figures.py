@@ -1,0 +1,166 @@
+"""Semantic and Hybrid retrieval in the Evidence check, chosen as a person chooses them: the
+model is downloaded from the page's own origin with its progress shown, the ranked figures
+show as pending and then follow, equal to the command line's (``--retrieval dense`` /
+``hybrid``) on a real document with its questions; a damaged model says so and BM25 keeps
+working; an edit embeds only the chunks whose text changed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from chunker_py import FIELDS
+
+from ..conftest import ROOT, App
+from .conftest import LOAD_TIMEOUT_MS
+from .conftest import RecordingHost as Host
+from .stand_in_model import MODEL_FILE
+
+pytestmark = pytest.mark.skipif(
+    "retrieval" not in FIELDS, reason="the Retrieval setting is not in chunker_py yet"
+)
+DOCUMENT = ROOT / "tests" / "data" / "user_guide.txt"
+QUESTIONS = ROOT / "tests" / "data" / "user_guide-questions.csv"
+METHOD_VALUE = {"Semantic": "dense", "Hybrid": "hybrid", "Lexical": "bm25"}
+
+
+def cli(*args: str) -> bytes:
+    done = subprocess.run(
+        [sys.executable, "-m", "chunker_py", *args],
+        capture_output=True,
+        cwd=ROOT,
+        check=True,
+        timeout=600,
+    )
+    return done.stdout
+
+
+def choose_retrieval(app: App, method: str) -> None:
+    """Choose Lexical, Semantic or Hybrid under Retrieval (a select or radio buttons)."""
+    value = METHOD_VALUE[method]
+    if app.page.locator("select#retrieval").count():
+        app.select("Retrieval", value=value)
+    else:
+        app.choose(
+            app.page.locator(f'input[name="retrieval"][value="{value}"]').evaluate(
+                "(el) => el.labels[0].textContent.trim()"
+            )
+        )
+
+
+def semantic_state(app: App, state: str, timeout: float = LOAD_TIMEOUT_MS) -> None:
+    app.page.wait_for_selector(f'#app[data-semantic="{state}"]', state="attached", timeout=timeout)
+
+
+def load_document(app: App) -> None:
+    app.browse(DOCUMENT.name, DOCUMENT.read_bytes())
+    app.page.get_by_label("Import questions").set_input_files(str(QUESTIONS))
+    app.page.wait_for_selector('#app[data-evidence="ready"]', state="attached", timeout=60_000)
+
+
+@pytest.mark.parametrize("method", ["Semantic", "Hybrid"])
+def test_the_figures_equal_the_command_line_on_a_real_document(
+    method: str, new_app: Callable[..., App]
+) -> None:
+    app = new_app()
+    app.page.set_default_timeout(LOAD_TIMEOUT_MS)
+    app.open().wait_ready()
+    load_document(app)
+    choose_retrieval(app, method)
+    semantic_state(app, "ready")
+    name, data = app.download("Download figures (JSONL)")
+    assert name == "evidence.jsonl"
+    expected = cli(
+        str(DOCUMENT.relative_to(ROOT)),
+        "--questions",
+        str(QUESTIONS.relative_to(ROOT)),
+        "--format",
+        "evidence",
+        "--retrieval",
+        METHOD_VALUE[method],
+    )
+    assert data == expected
+    assert method in app.page.locator("#evidence-method").inner_text()
+
+
+def test_choosing_semantic_downloads_the_model_with_progress_then_the_figures_follow(
+    model_site: Callable[..., Path], hosts: Callable[..., Host], apps: Callable[..., App]
+) -> None:
+    """The stand-in model (its figures are not the real model's): the download from the
+    page's own origin, its progress in bytes, the ranked figures pending, then shown; an
+    edit then embeds only the chunk whose text changed."""
+    host = hosts(model_site())
+    app = apps(host.url)
+    app.page.set_default_timeout(LOAD_TIMEOUT_MS)
+    off_origin: list[str] = []
+    app.page.context.on(
+        "request",
+        lambda r: (
+            None
+            if r.url.startswith((host.url, "data:", f"blob:{host.url}"))
+            else off_origin.append(r.url)
+        ),
+    )
+    app.open().wait_ready()
+    app.page.wait_for_selector('#app[data-evidence="ready"]', state="attached")
+    choose_retrieval(app, "Semantic")
+    box = app.page.locator("#embedding")
+    expect(box).to_be_visible()
+    expect(app.page.locator("#evidence-recall")).to_have_text("pending…")
+    app.page.wait_for_function(
+        "() => Number(document.getElementById('embedding').dataset.loaded) > 0"
+    )
+    semantic_state(app, "ready")
+    total = int(box.get_attribute("data-total") or 0)
+    assert int(box.get_attribute("data-loaded") or 0) == total > 0
+    assert app.page.locator("#evidence-recall").inner_text() not in ("pending…", "—")
+    assert any(path.endswith(f"/static/model/{MODEL_FILE}") for path in host.paths)
+    assert off_origin == []
+
+    # an edit at the end changes the last chunk only: one new chunk text to embed
+    before = int(box.get_attribute("data-embedded") or 0)
+    assert before > 0
+    app.source.press("End")
+    app.source.type("!")
+    semantic_state(app, "ready")
+    expect(box).not_to_have_attribute("data-embedded", str(before))
+    assert int(box.get_attribute("data-embedded") or 0) - before == 1
+
+
+@pytest.mark.page_errors_expected  # the damaged download is logged as a warning
+def test_a_damaged_model_says_so_and_lexical_retrieval_keeps_working(
+    model_site: Callable[..., Path], hosts: Callable[..., Host], apps: Callable[..., App]
+) -> None:
+    """Bad input case 32 (docs/decisions.md), as the user sees it: the note names the file and what to do; the
+    ranked figures say unavailable; back on Lexical, BM25's figures are there; Retry, with
+    the file right again, loads it."""
+    root = model_site()
+    model = root / "static" / "model" / MODEL_FILE
+    good = model.read_bytes()
+    model.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))
+    host = hosts(root)
+    app = apps(host.url)
+    app.page.set_default_timeout(LOAD_TIMEOUT_MS)
+    app.open().wait_ready()
+    app.page.wait_for_selector('#app[data-evidence="ready"]', state="attached")
+    bm25 = app.page.locator("#evidence-recall").inner_text()
+    choose_retrieval(app, "Semantic")
+    semantic_state(app, "unavailable")
+    status = app.page.locator("#embedding-status")
+    expect(status).to_contain_text(MODEL_FILE)
+    expect(status).to_contain_text("SHA-256")
+    expect(status).to_contain_text("Retry")
+    expect(app.page.locator("#evidence-recall")).to_have_text("unavailable")
+    choose_retrieval(app, "Lexical")
+    expect(app.page.locator("#evidence-recall")).to_have_text(bm25)
+
+    model.write_bytes(good)
+    choose_retrieval(app, "Semantic")
+    app.press("Retry")
+    semantic_state(app, "ready")
+    expect(app.page.locator("#embedding")).to_have_attribute("data-state", "ready")
