@@ -101,9 +101,9 @@ def test_a_damaged_model_is_refused_never_kept_and_a_retry_starts_clean(
     hosts: Callable[..., Host],
     model_site: Callable[..., Path],
 ) -> None:
-    """Bad input case 32 (docs/decisions.md): a download that is damaged (a byte changed, cut short, too long) or
-    refused (HTTP 404) is named with what went wrong; nothing of it is cached; once the
-    file is right again, a retry in the same page loads it."""
+    """Bad input case 32 (docs/decisions.md): a download that is damaged (a byte changed, cut
+    short, too long) or refused (HTTP 404) is named with what went wrong; nothing of it is
+    cached; once the file is right again, a retry in the same page loads it."""
     root = model_site()
     model = root / "static" / "model" / MODEL_FILE
     good = model.read_bytes()

@@ -136,9 +136,9 @@ def test_choosing_semantic_downloads_the_model_with_progress_then_the_figures_fo
 def test_a_damaged_model_says_so_and_lexical_retrieval_keeps_working(
     model_site: Callable[..., Path], hosts: Callable[..., Host], apps: Callable[..., App]
 ) -> None:
-    """Bad input case 32 (docs/decisions.md), as the user sees it: the note names the file and what to do; the
-    ranked figures say unavailable; back on Lexical, BM25's figures are there; Retry, with
-    the file right again, loads it."""
+    """Bad input case 32 (docs/decisions.md), as the user sees it: the note names the file and what
+    to do; the ranked figures say unavailable; back on Lexical, BM25's figures are there; Retry,
+    with the file right again, loads it."""
     root = model_site()
     model = root / "static" / "model" / MODEL_FILE
     good = model.read_bytes()

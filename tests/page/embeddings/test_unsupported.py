@@ -1,6 +1,6 @@
-"""Bad input case 33 (docs/decisions.md): a browser without what the model's runtime needs (WebAssembly SIMD, Web
-Workers) gets Semantic and Hybrid retrieval disabled, with the reason on the page; the rest
-works (the Evidence check's BM25 figures among it)."""
+"""Bad input case 33 (docs/decisions.md): a browser without what the model's runtime needs
+(WebAssembly SIMD, Web Workers) gets Semantic and Hybrid retrieval disabled, with the reason on
+the page; the rest works (the Evidence check's BM25 figures among it)."""
 
 from __future__ import annotations
 
