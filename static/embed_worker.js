@@ -55,7 +55,7 @@ const fetchChecked = async (file, cache, report) => {
   let response;
   try {
     response = await fetch(file.url, { cache: "no-cache", credentials: "same-origin" });
-  } catch (error) {
+  } catch {
     throw new FileProblem(name, "the download failed (the network or the server is down)");
   }
   if (!response.ok) throw new FileProblem(name, `the server answered HTTP ${response.status}`);
