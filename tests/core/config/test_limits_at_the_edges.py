@@ -1,4 +1,4 @@
-"""Every limit of SPEC.md's "Accepted settings" table (and the settings BAD-INPUT.md 1-6
+"""Every limit of docs/decisions.md's "Accepted settings" table (and the settings of bad input 1-6
 names) at its edges: N-1 and N accepted, N+1 refused with a SettingError naming the
 field; a value quoted in a message cut to its display length (40 code points) exactly
 there; a share link of 8 KB read, one byte more ignored."""

@@ -1,4 +1,4 @@
-"""The Evidence check's limits at their edges (SPEC.md "Evidence check", BAD-INPUT.md 26):
+"""The Evidence check's limits at their edges (docs/decisions.md "Evidence check", bad input 26):
 a question's excerpts (1-20), its length (1-1 000 code points), questions a document
 (200, lifted by --no-limits) and a questions file's bytes (2 000 000), each at N-1 and N
 accepted, N+1 refused with the limit; and a question quoted in a message cut to its

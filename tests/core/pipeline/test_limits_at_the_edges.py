@@ -1,4 +1,4 @@
-"""The document and result limits (SPEC.md "Accepted settings", BAD-INPUT.md 7, 8, 18) at
+"""The document and result limits (docs/decisions.md "Accepted settings", bad input 7, 8, 18) at
 their edges: N-1 and N accepted, N+1 refused with the count and the limit; nothing is
 truncated to fit."""
 
