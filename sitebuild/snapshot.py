@@ -52,7 +52,10 @@ HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 # page's standard library leaves out what only they import.
 CLI_ONLY = tuple(
     f"chunker_py.io.{name}"
-    for name in ("cli", "cluster", "corpus", "pool", "rules", "sources", "stream", "sweeping")
+    for name in (
+        *("cli", "cluster", "collector", "corpus", "fork_pool", "pool", "render", "rules"),
+        *("sources", "stream", "sweeping", "tally"),
+    )
 )
 
 # Imported on first use, not at snapshot time: the tokenizers' code and tables grew the
