@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from bench_long_tasks import built_site, load  # noqa: E402
 from playwright.sync_api import sync_playwright  # noqa: E402
 
-from chunker_py import Settings, analyse, settings_to_fragment  # noqa: E402
+from chunker_py import Settings, analyse  # noqa: E402
+from chunker_py.config.links import settings_to_fragment  # noqa: E402
 from chunker_py.embedding.wordpieces import encode  # noqa: E402
 from sitebuild.paths import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.page.embeddings.conftest import EMBED, LOAD  # noqa: E402
