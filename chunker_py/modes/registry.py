@@ -15,7 +15,7 @@ from typing import Any, Literal
 from ..engine.fields import Field
 from ..engine.merge import Job
 from ..engine.presets import GENERIC
-from . import fixed, markdown, recursive, sentence, token_window
+from . import fixed, markdown, recursive, semantic, sentence, token_window
 
 
 @dataclass(frozen=True)
@@ -60,13 +60,20 @@ class Mode:
     stream_seam: Literal["space", "separator", "sentence"] | None = None
 
 
-def _mode(name: str, module: Any, label: str, help: str, **flags: Any) -> Mode:
-    fields = tuple(f if f.modes else replace(f, modes=(name,)) for f in module.FIELDS)
+def _mode(
+    name: str, module: Any, label: str, help: str, shared: tuple[Field, ...] = (), **flags: Any
+) -> Mode:
+    """``shared``: fields another mode defines that this one uses too (the same setting)."""
+    own = tuple(f if f.modes else replace(f, modes=(name,)) for f in module.FIELDS)
+    fields = tuple(f for f in own if f.key not in {s.key for s in shared}) + shared
     over_size = getattr(module, "over_size", None)
     return Mode(
         name, label, help, module.feed, module.Options, fields, over_size=over_size, **flags
     )
 
+
+# Sentence mode's sentence settings, which Semantic mode's sentences follow too
+_SENTENCE_RULES = tuple(replace(f, modes=("sentence", "semantic")) for f in sentence.FIELDS)
 
 MODES: dict[str, Mode] = {
     m.name: m
@@ -126,6 +133,7 @@ MODES: dict[str, Mode] = {
             sentence,
             "Sentence",
             "Whole sentences packed up to the chunk size; overlap repeats whole sentences.",
+            _SENTENCE_RULES,
             uses_edges=False,
             compare_rows=(CompareRow("sentence", "Sentence", 4),),
             langchain="LangChain's sentence splitters (NLTK, spaCy) use other sentence rules "
@@ -148,6 +156,22 @@ MODES: dict[str, Mode] = {
             # the chunk-damage study's token window: the same size and overlap, counted in tokens
             compare_rows=(CompareRow("token-window", "Token window", 7),),
         ),
+        _mode(
+            "semantic",
+            semantic,
+            "Semantic",
+            "Cuts where the meaning of neighbouring sentences shifts (the embedding "
+            "model's distance between sentence windows above a threshold, as LangChain's "
+            "SemanticChunker), then cuts any chunk over the size at its largest distance; "
+            "no overlap.",
+            _SENTENCE_RULES,
+            uses_overlap=False,
+            uses_edges=False,
+            compare_rows=(CompareRow("semantic", "Semantic", 8),),
+            langchain="LangChain: SemanticChunker finds the same breakpoints from the same "
+            "sentences and vectors, but splits sentences with its own regex, has no maximum "
+            "size and joins a chunk's sentences with single spaces (no offsets).",
+        ),
     )
 }
 
@@ -159,5 +183,6 @@ def comparison_rows() -> tuple[tuple[Mode, CompareRow], ...]:
 
 
 def option_fields() -> tuple[Field, ...]:
-    """Every mode's own fields, in registry order."""
-    return tuple(f for mode in MODES.values() for f in mode.fields)
+    """Every mode's own fields, in registry order (a field shared by modes once)."""
+    unique = {f.key: f for mode in MODES.values() for f in mode.fields}
+    return tuple(unique.values())

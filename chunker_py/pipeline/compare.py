@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..config.settings import Settings
+from ..embedding.supply import EmbeddingsPending
 from ..engine.index import computed
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS
 from ..measures.damage import Damage, text_facts
@@ -160,7 +161,11 @@ def _row_steps(
         analysis = _reuse(known, text, row)
         if analysis is None:
             yield from paced(_count_steps(text, row, max_code_points), MERGE_STEP)
-            analysis = _analysed(None, text, row, max_chunks, max_code_points)
+            try:
+                analysis = _analysed(None, text, row, max_chunks, max_code_points)
+            except EmbeddingsPending as waiting:  # Semantic mode before the model is ready
+                yield Row(key, label, row, current, 0, False, waiting.message, None, None, None)
+                continue
         yield from paced(analysis.token_steps(), MERGE_STEP)
         yield _row(key, label, row, current, analysis, max_chunks)
 

@@ -20,6 +20,14 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
+# Semantic mode's vectors in every core test: a deterministic hashed bag of words (tests
+# of the model's absence uninstall it with the ``no_embedder`` fixture).
+from chunker_py.embedding.supply import use_embedder  # noqa: E402
+
+from .hashed_embedder import HashedEmbedder  # noqa: E402
+
+use_embedder(HashedEmbedder())
+
 # Building blocks that stress every rule of the guide: the default separators, CRLF, tabs,
 # NBSP, U+FEFF (not whitespace), emoji (two UTF-16 units), combining marks, ZWJ sequences,
 # U+2028 and lone CR.
@@ -82,6 +90,14 @@ def abbreviation_lists(draw: st.DrawFn) -> tuple[str, ...]:
 
 
 LIST_VALUES = {"separators": separator_lists(), "abbreviations": abbreviation_lists()}
+# text fields whose values have a form of their own
+TEXT_VALUES = {
+    "breakpoint_amount": st.one_of(
+        st.none(),
+        st.sampled_from([0.0, 1.5, 3.0, 25.0, 50.0, 95.0, 100.0]),
+        st.floats(0, 100, allow_nan=False),
+    )
+}
 COMMON = ("mode", "chunk_size", "chunk_overlap")
 
 
@@ -99,6 +115,8 @@ def field_values(key: str) -> st.SearchStrategy[object]:
         return st.booleans()
     if field.kind == "list":
         return LIST_VALUES[key]
+    if key in TEXT_VALUES:
+        return TEXT_VALUES[key]
     return st.text(alphabet=st.characters(blacklist_categories=["Cc", "Cs"]), max_size=20)
 
 
@@ -127,7 +145,16 @@ COMPARISON = [
     "Fixed (overlap 0)",
     "Fixed with overlap",
     "Token window",
+    "Semantic",
 ]
+
+
+@pytest.fixture
+def no_embedder():
+    """No embedding model installed during the test (the page before the model loads)."""
+    previous = use_embedder(None)
+    yield
+    use_embedder(previous)
 
 
 @pytest.fixture

@@ -104,7 +104,7 @@ def test_the_comparison_rows_and_the_compare_help_come_from_the_modes(
     built = row_settings(Settings(chunk_size=100, chunk_overlap=10))
     assert [key for key, _label, _s in built] == [row.key for _name, row in rows]
     assert [s.mode for _key, _label, s in built] == [name for name, _row in rows]
-    assert [s.chunk_overlap for _key, _label, s in built] == [10, 10, 10, 10, 0, 10, 10]
+    assert [s.chunk_overlap for _key, _label, s in built] == [10, 10, 10, 10, 0, 10, 10, 10]
     shown = help_text(capsys).split("--format", 2)[2]
     assert all(label in shown for label in COMPARISON)
 
@@ -186,7 +186,7 @@ FAKE_ENTRY = """
             fake,
             "Fake stride",
             "A test-only mode registered by tests/core/modes/test_registry.py.",
-            compare_rows=(CompareRow("fake", "Fake stride (3)", 8, (("stride", 3),)),),
+            compare_rows=(CompareRow("fake", "Fake stride (3)", 9, (("stride", 3),)),),
             langchain="LangChain has no stride splitter.",
         ),
 """
@@ -227,7 +227,7 @@ def package_with_fake_mode(tmp_path: Path) -> Path:
     shutil.copytree(ROOT / "chunker_py", package, ignore=shutil.ignore_patterns("__pycache__"))
     (package / "modes" / "fake.py").write_text(FAKE_MODULE, encoding="utf-8")
     registry = (package / "modes" / "registry.py").read_text(encoding="utf-8")
-    imports = "from . import fixed, markdown, recursive, sentence, token_window\n"
+    imports = "from . import fixed, markdown, recursive, semantic, sentence, token_window\n"
     end_of_entries = "    )\n}\n"
     assert registry.count(imports) == 1 and registry.count(end_of_entries) == 1
     registry = registry.replace(imports, imports.replace("fixed,", "fake, fixed,", 1))
@@ -274,6 +274,6 @@ def test_a_mode_added_as_one_module_and_one_entry_reaches_every_front_end(
     assert "mode=fake" in out["link"] and "stride=5" in out["link"]
     assert out["round_trip"] is True
     assert out["chunks"] == ["abc", "def", "g"]
-    assert out["compare"][-1] == ["fake", 3] and len(out["compare"]) == 8
+    assert out["compare"][-1] == ["fake", 3] and len(out["compare"]) == 9
     assert "Fake stride (3)" in shown  # --format compare's help names the new row
     assert out["drawn"][0] == "fake" and out["drawn"][1] != 2
