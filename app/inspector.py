@@ -52,6 +52,7 @@ from tokenizer_file import TokenizerFile
 import chunker_py
 from chunker_py import ChunkerError, Row, Settings, analyse, parse_settings
 from chunker_py.config.links import settings_from_fragment
+from chunker_py.embedding.supply import EmbeddingsPending
 from chunker_py.measures.evidence import Evidence
 from chunker_py.pipeline.analysis import tradeoffs
 from chunker_py.pipeline.units import size_unit_name, sizer_for
@@ -583,7 +584,11 @@ class Page:
 
     def _analyse(self, text: str, chosen: Settings, notes: list[str]) -> None:
         # the trade-off counts (several more splits) are computed after the paint
-        result = analyse(text, chosen, with_tradeoffs=False)
+        try:
+            result = analyse(text, chosen, with_tradeoffs=False)
+        except EmbeddingsPending as waiting:  # Semantic mode before the model's vectors
+            self._show(None, waiting.message, chosen, notes=notes)
+            return
         chart_job = (text, chosen, result.count)
         if result.error is not None:
             self.controls.show(ControlsView(chosen, result.error.field))

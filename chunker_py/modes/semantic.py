@@ -49,6 +49,7 @@ from ..text.sentences import sentences
 FALLBACK = SpanMeta(note="sentence longer than the chunk size, cut into fixed windows")
 MAX_WINDOW = 5
 MAX_AMOUNT = 100.0
+AMOUNT_DECIMALS = 6  # what links and commands write, so an amount reads back the same
 _DECIMAL = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")
 
 
@@ -70,7 +71,8 @@ class Options:
 
 
 def read_amount(raw: object) -> float | None:
-    """A decimal number from 0 to 100 (``95``, ``1.5``), or nothing: the type's default."""
+    """A decimal number from 0 to 100 (``95``, ``1.5``; kept to six decimals), or nothing:
+    the type's default."""
     key = "breakpoint_amount"
     message = (
         "Breakpoint amount must be a number from 0 to 100, e.g. 95 or 1.5, or empty for the "
@@ -88,7 +90,7 @@ def read_amount(raw: object) -> float | None:
         raise SettingError(message, field=key)
     if not 0.0 <= value <= MAX_AMOUNT:
         raise SettingError(message, field=key)
-    return value
+    return round(value, AMOUNT_DECIMALS)
 
 
 class AmountField(Field):
@@ -98,7 +100,7 @@ class AmountField(Field):
         if value is None:
             return ""
         assert isinstance(value, float)
-        return str(int(value)) if value.is_integer() else repr(value)
+        return f"{value:.{AMOUNT_DECIMALS}f}".rstrip("0").rstrip(".")
 
 
 FIELDS = (

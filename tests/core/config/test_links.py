@@ -72,7 +72,7 @@ def test_oversized_fragment_is_ignored_whole() -> None:
 
 
 def test_bad_values_fall_back_to_defaults_and_say_which() -> None:
-    s, notes = read("#mode=semantic&size=0&overlap=-1&edges=strip&sep=%5B%5D&name=ok")
+    s, notes = read("#mode=clustering&size=0&overlap=-1&edges=strip&sep=%5B%5D&name=ok")
     assert s == Settings(source_name="ok")
     named = " ".join(notes)
     for key in ("mode", "size", "overlap", "edges", "sep"):

@@ -51,7 +51,7 @@ def test_overlap_refused_before_any_splitting(overlap: str) -> None:
     assert "smaller than Chunk size" in info.value.message
 
 
-@pytest.mark.parametrize(("key", "value"), [("mode", "semantic"), ("edges", "strip")])
+@pytest.mark.parametrize(("key", "value"), [("mode", "clustering"), ("edges", "strip")])
 def test_unknown_mode_or_edges_is_refused(key: str, value: str) -> None:
     with pytest.raises(SettingError) as info:
         parse_settings({key: value})

@@ -95,7 +95,7 @@ def test_flags_override_the_link(note: Path) -> None:
         ("--separators", '["", " "]'),
         ("--source-name", "a\nb"),
         ("--link", "#size=0"),
-        ("--mode", "semantic"),
+        ("--mode", "clustering"),
     ],
 )
 def test_invalid_settings_exit_2_with_nothing_on_stdout(note: Path, args: tuple[str, ...]) -> None:

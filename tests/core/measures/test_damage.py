@@ -392,6 +392,7 @@ def test_comparison_rows_follow_the_current_settings() -> None:
         "fixed",
         "fixed-overlap",
         "token-window",
+        "semantic",
     ]
     by_key = {key: s for key, _label, s in rows}
     assert by_key["fixed-overlap"].chunk_overlap == 40  # size / 5 when the overlap is 0
@@ -412,7 +413,7 @@ def test_compare_marks_the_current_row_and_reuses_its_analysis() -> None:
     settings = Settings(mode="markdown", chunk_size=300)
     current = analyse(text, settings)
     rows = compare(text, settings, known=current)
-    assert [r.current for r in rows] == [False, False, True, False, False, False, False]
+    assert [r.current for r in rows] == [False, False, True, False, False, False, False, False]
     assert rows[2].damage is current.damage
     for row in rows:
         alone = analyse(text, row.settings)
@@ -455,7 +456,7 @@ def test_cli_summary_and_compare(tmp_path: Path) -> None:
     lines = run([str(note), "--size", "30", "--overlap", "0", "--format", "compare"])
     rows = [json.loads(line) for line in lines.splitlines()]
     assert [r["row"] for r in rows] == COMPARISON
-    assert [r["current"] for r in rows] == [True, False, False, False, False, False, False]
+    assert [r["current"] for r in rows] == [True, False, False, False, False, False, False, False]
     assert rows[2]["code_blocks_cut"] == 0 and rows[2]["settings"]["mode"] == "markdown"
     assert rows[5]["settings"]["chunk_overlap"] == 6
     assert all(r["over_limit"] is False and r["error"] is None for r in rows)
