@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from ..config.links import settings_from_fragment
 from ..config.settings import FIELDS, Settings, parse_settings
+from ..embedding import MODEL_NAME, Embedder, Vector
+from ..embedding.supply import current_embedder, use_embedder
 from ..engine.errors import ChunkerError, DocumentError, SettingError
 from ..engine.fields import Field, read_whole
 from ..engine.limits import (
@@ -278,6 +280,44 @@ def _check_dependencies(tokenizers: set[str]) -> None:
         get_tokenizer(name).count("a")  # loads its data (inherited by forked workers)
 
 
+class _ModelOnFirstUse:
+    """The CPython embedder (onnxruntime), loaded when Semantic mode first asks for
+    vectors: a run whose texts need none (one sentence, or no semantic row) never loads
+    the model. Each worker process loads its own."""
+
+    def __init__(self) -> None:
+        self._embedder: Embedder | None = None
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        if self._embedder is None:
+            from ..embedding.onnx_runtime import OnnxEmbedder
+
+            self._embedder = OnnxEmbedder()
+        return self._embedder.embed(texts)
+
+
+def _install_embedder(tasks: Sequence[Task], output_format: str) -> None:
+    """Semantic mode's vectors: a file cut in Semantic mode needs the model's optional
+    dependency (one line naming its install command otherwise, status 2); the comparison's
+    Semantic row uses the model when it is installed and says it waits for it when not.
+    An embedder installed already (tests) is kept."""
+    if current_embedder() is not None:
+        return
+    from ..embedding.onnx_runtime import INSTALL, missing_modules
+
+    missing = missing_modules()
+    if any(task.settings.mode == "semantic" for task in tasks):
+        if missing:
+            raise SettingError(
+                f"Semantic mode embeds sentences with the {MODEL_NAME} model, which needs "
+                f"{', '.join(missing)}: {INSTALL}",
+                field="mode",
+            )
+    elif output_format not in ("compare", "sweep") or missing:
+        return
+    use_embedder(_ModelOnFirstUse())
+
+
 def execute(
     argv: Sequence[str] | None,
     write: Callable[[str], None],
@@ -302,6 +342,7 @@ def execute(
     if args.tiktoken:
         use_tiktoken()
     _check_dependencies({t.settings.tokenizer for t in tasks})
+    _install_embedder(tasks, args.format)
     if args.format == "sweep":  # one sweep over every file, here
         from .sweeping import read_documents, sweep_lines
 

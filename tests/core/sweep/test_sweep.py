@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from chunker_py import Settings, analyse
+from chunker_py.embedding import onnx_runtime
+from chunker_py.embedding.supply import use_embedder
 from chunker_py.io.questions import read_questions
 from chunker_py.measures.evidence import Excerpt, Question, evidence_of
 from chunker_py.pipeline.sweep import (
@@ -55,8 +57,9 @@ def test_configurations_cover_every_row_size_and_overlap_once() -> None:
     assert "fixed-overlap/300/50" in keys and "fixed-overlap/300/0" not in keys  # = fixed
     for c in configs:
         assert c.settings.overlap < c.settings.chunk_size
-    # 5 rows with overlap x 5 sizes x 2, Markdown structure x 5, Fixed and Fixed with overlap
-    assert len(configs) == 5 * 5 * 2 + 5 + 5 + 5 - 10
+    # 5 rows with overlap x 5 sizes x 2, Markdown structure x 5, Fixed and Fixed with overlap,
+    # Semantic x 5 (no overlap)
+    assert len(configs) == 5 * 5 * 2 + 5 + 5 + 5 - 10 + 5
 
 
 def test_an_overlap_not_below_a_ladder_size_is_skipped() -> None:
@@ -192,7 +195,14 @@ def test_cli_format_sweep_equals_the_librarys_lines(tmp_path: Path) -> None:
     questions = str(ROOT / "static" / "sample-questions.csv")
     done = cli(sample, "--questions", questions, "--format", "sweep", "--budget", "500")
     assert done.returncode == 0, done.stderr
-    expected = sweep((Document(None, SAMPLE, QUESTIONS),), Settings(budget=500)).jsonl()
+    # the command line's Semantic rows embed with the model when it is installed, and
+    # wait for it when not: the library run here does the same
+    embedder = None if onnx_runtime.missing_modules() else onnx_runtime.OnnxEmbedder()
+    previous = use_embedder(embedder)
+    try:
+        expected = sweep((Document(None, SAMPLE, QUESTIONS),), Settings(budget=500)).jsonl()
+    finally:
+        use_embedder(previous)
     assert done.stdout == expected
     last = json.loads(done.stdout.splitlines()[-1])
     assert set(last) == {"ranking", "objective", "verdicts", "pareto"}
