@@ -112,6 +112,10 @@ def langchain_code(settings: Settings, document: str = DOCUMENT) -> str | None:
     counts it: ``len`` for code points, ``from_tiktoken_encoder`` for the OpenAI encodings
     (special tokens read as text, as ``encode_ordinary`` does), HF tokenizers for WordPiece
     and a loaded tokenizer.json, whitespace-separated words with ``regex``."""
+    if settings.mode == "semantic":
+        from semantic import langchain_code as semantic_code
+
+        return semantic_code(settings, document)
     if settings.mode != "recursive":
         return None
     imports, setup, length = _length_function(settings)
@@ -172,6 +176,10 @@ def langchain_note(settings: Settings) -> str:
     """What the LangChain snippet is and how it counts, or why there is none; either way
     which code gives exactly these chunks."""
     mode = MODES[settings.mode]
+    if settings.mode == "semantic":
+        from semantic import LANGCHAIN_NOTE
+
+        return LANGCHAIN_NOTE
     if mode.langchain_exact:
         return f"{mode.langchain} Its size counts {_counted_by(settings)}."
     return (
