@@ -47,6 +47,7 @@ from records import Records
 from settings import Controls, ControlsView
 from source import Source
 from summary import Figures, TokenFigures
+from sweep import SweepPanel
 from tokenizer_file import TokenizerFile
 
 import chunker_py
@@ -117,6 +118,7 @@ class Page:
         self.comparison = Comparison(self._apply_row)
         # Semantic and Hybrid retrieval: the model in a worker, its vectors kept by text
         self.embeddings = Embeddings(self._vectors_arrived)
+        self.sweep = SweepPanel(self._apply_row)
         self.evidence = EvidencePanel(  # Evidence check
             self.source,
             apply_row=self._apply_row,
@@ -144,7 +146,10 @@ class Page:
         self.comparison.wire()
         self.evidence.wire()
         self.embeddings.wire()
-        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw()))
+        self.sweep.wire()
+        theme.on_change(
+            lambda: (self.tradeoff.redraw(), self.sizes.redraw(), self.sweep.redraw())
+        )
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
@@ -263,6 +268,7 @@ class Page:
             # view as it is by then (the comparison may have given it its rows already)
             steps.append(lambda: self._drive(generation, self.evidence.work(self.evidence_view)))
             applied, self.applied = self.applied, None
+            self.sweep.pending()
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._comparison(result, applied)),
                 COMPARE_DELAY_MS,
@@ -396,6 +402,7 @@ class Page:
             self.evidence_view = replace(self.evidence_view, by_size=by_size)
             self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
+        yield from self.sweep.work(result, self.evidence.questions)
 
     def _map_selection(self) -> tuple[int, int] | None:
         """Text selected in the chunk map, when the map's view is of the current text."""
