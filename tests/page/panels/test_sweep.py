@@ -86,3 +86,23 @@ def test_a_click_on_a_chart_point_applies_its_settings(swept: App) -> None:
         )
     )
     assert swept.value("Chunk size") == str(point["chunk_size"])
+
+
+def _column(app: App, index: int) -> list[float]:
+    cells = app.page.locator(f"#compare-body > tr > :nth-child({index})").all_inner_texts()
+    return [float(c.split()[0].replace(",", "").rstrip("%")) for c in cells]
+
+
+def test_a_comparison_column_sorts_by_click_and_by_keyboard(swept: App) -> None:
+    swept.page.wait_for_selector('#app[data-comparison="ready"]', timeout=60_000)
+    header = swept.page.get_by_role("button", name="Chunks", exact=True)
+    header.click()
+    chunks = _column(swept, 2)
+    assert chunks == sorted(chunks) and len(chunks) == 7
+    th = swept.page.locator("#compare-table thead th").nth(1)
+    expect(th).to_have_attribute("aria-sort", "ascending")
+    header.focus()
+    swept.page.keyboard.press("Enter")
+    expect(th).to_have_attribute("aria-sort", "descending")
+    chunks = _column(swept, 2)
+    assert chunks == sorted(chunks, reverse=True)
