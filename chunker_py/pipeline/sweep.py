@@ -1,5 +1,5 @@
-"""The sweep (docs/decisions.md "Context budget"): which splitter, which size, over the user's own
-documents and questions, and a verdict.
+"""The sweep (docs/decisions.md "Context budget"): which splitter, which size, over the
+user's own documents and questions, and a verdict.
 
 Every comparison row (``pipeline/compare.py``'s ``row_settings``) is run at a ladder of
 sizes, 1/2, 1, 3/2, 2 and 3 times the current size in the current unit (clamped to

@@ -1,6 +1,7 @@
-"""The sweep (docs/decisions.md "Context budget"): every comparison row x the size ladder x overlap
-0 and the row's own, over the documents and their questions; each configuration's figures
-equal running it alone; the ranking follows its objective; the verdict names the top."""
+"""The sweep (docs/decisions.md "Context budget"): every comparison row x the size ladder x
+overlap 0 and the row's own, over the documents and their questions; each configuration's
+figures equal running it alone; the ranking follows its objective; the verdict names the
+top."""
 
 from __future__ import annotations
 
