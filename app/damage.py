@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dom import ListView, by_id, decimal, found, number, on, render, to_json
+from dom import ListView, by_id, decimal, element, found, number, on, render, to_json
 from js import document, window
 from pyodide.ffi import create_proxy
 
@@ -238,8 +238,43 @@ class Comparison:
 
     @staticmethod
     def _evidence(cells: Sequence[Sequence[str]]) -> None:
-        """The evidence columns of the rows drawn, in row order."""
+        """The evidence columns of the rows drawn, in row order, each column's best value
+        marked (``evidence_best``)."""
         trs = by_id("compare-body").querySelectorAll(":scope > tr")
-        for tr, row in zip(trs, cells, strict=False):
-            for td, text in zip(tr.querySelectorAll("td.ev-col"), row, strict=False):
+        best = evidence_best(cells)
+        for tr, row, marks in zip(trs, cells, best, strict=False):
+            for i, (td, text) in enumerate(zip(tr.querySelectorAll("td.ev-col"), row,
+                                               strict=False)):  # fmt: skip
                 td.textContent = text
+                td.classList.toggle("best", i in marks)
+                if i in marks:
+                    td.append(" ", element("span", EVIDENCE_DIRECTIONS[i][1], "best-tag"))
+
+
+# The Evidence columns' directions: (+1: higher is better, -1: lower), and the mark's word.
+EVIDENCE_DIRECTIONS = ((1, "most"), (1, "most"), (-1, "fewest"), (1, "highest"),
+                       (1, "highest"), (-1, "fewest"))  # fmt: skip
+
+
+def _leading_number(text: str) -> float | None:
+    head = text.split(" ", 1)[0].replace(",", "")
+    try:
+        return float(head)
+    except ValueError:
+        return None
+
+
+def evidence_best(cells: Sequence[Sequence[str]]) -> list[set[int]]:
+    """Per row, the Evidence columns where it holds the best value of its column (ties all
+    marked; none when fewer than two rows have a value)."""
+    marks: list[set[int]] = [set() for _ in cells]
+    for column, (sign, _word) in enumerate(EVIDENCE_DIRECTIONS):
+        values = [_leading_number(row[column]) if column < len(row) else None for row in cells]
+        known = [v for v in values if v is not None]
+        if len(known) < 2:
+            continue
+        best = max(sign * v for v in known)
+        for i, v in enumerate(values):
+            if v is not None and sign * v == best:
+                marks[i].add(column)
+    return marks
