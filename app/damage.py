@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from dom import ListView, by_id, decimal, element, found, number, on, render, to_json
+from dom import ListView, by_id, decimal, found, number, on, render, to_json
 from js import document, window
 from pyodide.ffi import create_proxy
 
@@ -246,14 +246,13 @@ class Comparison:
             for i, (td, text) in enumerate(zip(tr.querySelectorAll("td.ev-col"), row,
                                                strict=False)):  # fmt: skip
                 td.textContent = text
+                # the word "best" comes from the style sheet: the cell's text stays the figure
                 td.classList.toggle("best", i in marks)
-                if i in marks:
-                    td.append(" ", element("span", EVIDENCE_DIRECTIONS[i][1], "best-tag"))
 
 
-# The Evidence columns' directions: (+1: higher is better, -1: lower), and the mark's word.
-EVIDENCE_DIRECTIONS = ((1, "most"), (1, "most"), (-1, "fewest"), (1, "highest"),
-                       (1, "highest"), (-1, "fewest"))  # fmt: skip
+# The Evidence columns' directions: +1 higher is better (kept whole, one chunk, Precision
+# Omega, recall), -1 lower (chunks to read, tokens at k).
+EVIDENCE_DIRECTIONS = (1, 1, -1, 1, 1, -1)
 
 
 def _leading_number(text: str) -> float | None:
@@ -268,7 +267,7 @@ def evidence_best(cells: Sequence[Sequence[str]]) -> list[set[int]]:
     """Per row, the Evidence columns where it holds the best value of its column (ties all
     marked; none when fewer than two rows have a value)."""
     marks: list[set[int]] = [set() for _ in cells]
-    for column, (sign, _word) in enumerate(EVIDENCE_DIRECTIONS):
+    for column, sign in enumerate(EVIDENCE_DIRECTIONS):
         values = [_leading_number(row[column]) if column < len(row) else None for row in cells]
         known = [v for v in values if v is not None]
         if len(known) < 2:

@@ -40,9 +40,18 @@ class Element(page_stub.Element):
         return [Row(self, i) for i in range(len(self.rows))]
 
 
+class ClassList:
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def toggle(self, name: str, on: bool) -> None:
+        (self.names.add if on else self.names.discard)(name)
+
+
 class Cell:
     def __init__(self, body: Element, row: int, column: int) -> None:
         self.body, self.row, self.column = body, row, column
+        self.classList = ClassList()
 
     @property
     def textContent(self) -> str:
