@@ -147,9 +147,7 @@ class Page:
         self.evidence.wire()
         self.embeddings.wire()
         self.sweep.wire()
-        theme.on_change(
-            lambda: (self.tradeoff.redraw(), self.sizes.redraw(), self.sweep.redraw())
-        )
+        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw(), self.sweep.redraw()))
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
