@@ -88,8 +88,10 @@ SNAPSHOT_LAZY = (
         f"chunker_py.tokenizers.hf.{name}"
         for name in (
             "blocks",
+            "bpe_model",
             "forms",
             "json_steps",
+            "model_base",
             "models",
             "normalizers",
             "pre_tokenizers",
@@ -97,6 +99,7 @@ SNAPSHOT_LAZY = (
             "tables",
             "tokenizer",
             "unicode_data",
+            "unigram_model",
         )
     ),
 )

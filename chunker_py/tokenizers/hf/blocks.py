@@ -40,7 +40,8 @@ from itertools import pairwise
 from ...text.graphemes import EXTEND, PREPEND, SPACING_MARK, ZWJ, properties
 from . import forms
 from . import unicode_data as ud
-from .models import Bpe, Model
+from .bpe_model import Bpe
+from .model_base import Model
 from .normalizers import (
     CJK,
     BertNormalizer,

@@ -32,7 +32,8 @@ from .blocks import (
     split_safe,
 )
 from .json_steps import json_text_in_steps, parse_in_steps
-from .models import Model, read_model_in_steps
+from .model_base import Model
+from .models import read_model_in_steps
 from .normalizers import Normalizer, read_normalizer
 from .pre_tokenizers import (
     Metaspace,

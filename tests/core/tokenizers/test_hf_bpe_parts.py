@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chunker_py.tokenizers.hf import load_tokenizer_json
-from chunker_py.tokenizers.hf.models import BPE_PART, Bpe
+from chunker_py.tokenizers.hf.bpe_model import BPE_PART, Bpe
 
 from .test_hf_unigram_parts import SENTENCES as UNIGRAM_SENTENCES
 from .test_hf_unigram_parts import reference_ends

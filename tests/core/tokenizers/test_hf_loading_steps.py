@@ -188,14 +188,14 @@ def test_a_model_built_and_released_in_small_steps_counts_as_tokenizers(
     """Steps of 7 pieces, merges and freed list items: every step boundary of the model's
     build (a Unigram's lowest score and longest pieces carried across them) and of the
     parsed lists' release is crossed many times, and the counts stay tokenizers'."""
-    from chunker_py.tokenizers.hf import models, tokenizer
+    from chunker_py.tokenizers.hf import bpe_model, tokenizer, unigram_model
     from tests.core.tokenizers.test_hf_tokenizer import fixed_texts, trained
 
     reference, _ = trained(family)
     data = reference.to_str().encode("utf-8")
     for module, step in (
-        (models, "BUILD_STEP"),
-        (models, "MERGE_STEP"),
+        (unigram_model, "BUILD_STEP"),
+        (bpe_model, "MERGE_STEP"),
         (tokenizer, "RELEASE_STEP"),
     ):
         monkeypatch.setattr(module, step, 7)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from chunker_py.tokenizers.hf import load_tokenizer_json
 from chunker_py.tokenizers.hf.blocks import CHUNK
-from chunker_py.tokenizers.hf.models import Unigram
+from chunker_py.tokenizers.hf.unigram_model import Unigram
 
 tokenizers = pytest.importorskip("tokenizers")  # never skipped: requirements-test.txt pins it
 
