@@ -12,7 +12,7 @@ from ...engine.steps import finish
 from .model_base import WORD_CACHE, Model, byte_tokens
 from .tables import refuse
 
-MERGE_STEP = 2_000  # BPE merges the same (each costs about ten times a piece)
+MERGE_STEP = 2_000  # BPE merges between two chances for the page to give way
 KEY = 1 << 22  # pair key = left id * KEY + right id (vocabularies hold fewer than 4M ids)
 BPE_PART = 128  # code points at least per part of a long BPE word (``Bpe.parts``)
 NON_WORD = re.compile(r"\W")  # a BPE cut may be next to one (``Bpe.cuts``)
