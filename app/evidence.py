@@ -25,8 +25,8 @@ from chunker_py import Analysis, ChunkerError, Row
 from chunker_py.config.links import settings_to_fragment
 from chunker_py.engine.limits import MAX_CHUNKS, MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
 from chunker_py.io.questions import (
-    check_against,
-    placed_questions,
+    Skipped,
+    import_questions,
     questions_to_csv,
     questions_to_json,
     questions_to_jsonl,
@@ -378,30 +378,44 @@ class EvidencePanel:
         self.refresh()
 
     async def _import(self, event: Any) -> None:
+        """Import every question of the file that can be anchored in the text; list each
+        one skipped with its line and reason (Bad input 25-26)."""
         files = event.target.files
         if not files.length:
             return
         file = files.item(0)
         name = str(file.name)
         event.target.value = ""
+        self._rebase()
         try:
             data = (await file.arrayBuffer()).to_bytes()
-            imported = read_questions(data, name=name)
-            notes = check_against(self.source.text, imported, name=name)
+            done = import_questions(
+                data,
+                name=name,
+                text=self.source.text,
+                documents=self.source.names() or None,
+                present=len(self.questions),
+            )
         except ChunkerError as error:
+            self._show_skipped([])
             self._say(f"{error.message} The questions already here were kept.", problem=True)
             return
-        if len(self.questions) + len(imported) > MAX_QUESTIONS:
-            self._say(
-                f"{name} holds {len(imported)} questions; with the {len(self.questions)} "
-                f"here that is more than {MAX_QUESTIONS}. Nothing was imported.",
-                problem=True,
-            )
-            return
-        self._rebase()
-        self.questions += placed_questions(imported, self.source.text)
-        self._say(f"Imported {questions(len(imported))} from {name}. " + " ".join(notes[:3]))
+        self.questions += done.questions
+        self._show_skipped(done.skipped)
+        imported = f"Imported {questions(len(done.questions))} from {name}"
+        if done.skipped:
+            imported += f"; {len(done.skipped)} skipped (listed below)"
+        self._say(f"{imported}. " + " ".join(done.notes[:3]), problem=not done.questions)
         self.refresh()
+
+    def _show_skipped(self, skipped: Sequence[Skipped]) -> None:
+        """The questions the last import skipped, each with its line and reason."""
+        by_id("evidence-skipped").hidden = not skipped
+        by_id(
+            "evidence-skipped-count"
+        ).textContent = f"{len(skipped)} question{'s' if len(skipped) != 1 else ''} skipped"
+        box = by_id("evidence-skipped-list")
+        box.replaceChildren(*(element("li", s.message) for s in skipped))
 
     def _export(self, kind: str) -> None:
         self._rebase()

@@ -26,6 +26,7 @@ class Source:
         self.text = str(self.area.value)  # the last accepted text
         self.sample = self.text  # the page opens with the sample document
         self.refused = ""  # a text refused for its length only, offered cut to the limit
+        self.file_name = ""  # the file the text was imported from ("": typed or the sample)
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -36,7 +37,15 @@ class Source:
         on(by_id("clear-text"), "click", lambda _event: self._clear())
         on(by_id("keep-first"), "click", lambda _event: self._keep_first())
 
+    def names(self) -> set[str]:
+        """The names a questions file's corpus_id may give the text: its file's name and
+        that name without its extension (none for a typed text or the sample)."""
+        if not self.file_name:
+            return set()
+        return {self.file_name, self.file_name.rsplit(".", 1)[0]}
+
     def _clear(self) -> None:
+        self.file_name = ""
         self.area.value = ""
         self.area.focus()
         self._changed()
@@ -139,6 +148,7 @@ class Source:
             return
         self.area.value = text
         self.text = text
+        self.file_name = name
         note = ""
         if "\r" in text:
             note = (

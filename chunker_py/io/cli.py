@@ -2,8 +2,9 @@
 
 PATHs are files and folders (a corpus, ``io/sources.py``); each file is cut by
 ``io/corpus.py`` and written whole, in order, as soon as it is done. Exit status 0 on
-success; 1 when a file was refused (reported on stderr, the others still written); 2 for
-invalid settings, with the message on stderr and nothing on stdout.
+success; 1 when a file or a question of --questions was refused (each reported on stderr
+with its reason, the others still written); 2 for invalid settings or a file that is not a
+questions file, with the message on stderr and nothing on stdout.
 """
 
 from __future__ import annotations
@@ -231,7 +232,8 @@ def _tokenizer_file(path: str) -> str:
     return add_tokenizer_json(_read(path), os.path.basename(path))
 
 
-def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
+def _questions(args: argparse.Namespace, report: Callable[[str], None]) -> list[Question] | None:
+    """The questions of --questions; each one that cannot be read is reported (skipped)."""
     if args.questions is None:
         if args.format == "evidence":
             raise ChunkerError(
@@ -239,14 +241,60 @@ def _questions(args: argparse.Namespace, lifted: bool) -> list[Question] | None:
                 field="questions",
             )
         return None
-    from .questions import read_questions
+    from .questions import import_questions
 
-    return read_questions(
+    done = import_questions(
         _read(args.questions),
         name=f"The questions file {args.questions}",
-        max_questions=None if lifted else MAX_QUESTIONS,
-        max_bytes=None if lifted else MAX_QUESTIONS_BYTES,
+        max_questions=None,  # the limit is per document (``_about``)
+        max_bytes=None if args.no_limits else MAX_QUESTIONS_BYTES,
     )
+    for skipped in done.skipped:
+        report(f"{skipped.message} Skipped.")
+    return done.questions
+
+
+def _about(
+    asked: list[Question],
+    source: SourceFile,
+    args: argparse.Namespace,
+    report: Callable[[str], None],
+) -> tuple[Question, ...]:
+    """The questions about ``source`` (its corpus_id or none), at most MAX_QUESTIONS of
+    them without --no-limits (the excess reported)."""
+    from .questions import questions_for
+
+    about = questions_for(asked, source.path, source.name)
+    if not args.no_limits and len(about) > MAX_QUESTIONS:
+        for q in about[MAX_QUESTIONS:]:
+            report(
+                f"The questions file {args.questions}, line {q.line:,}: {source.path} has "
+                f"{len(about):,} questions; the limit is {MAX_QUESTIONS:,} per document "
+                "(--no-limits lifts it). Skipped."
+            )
+        about = about[:MAX_QUESTIONS]
+    return tuple(about)
+
+
+def _unknown_corpus(
+    asked: list[Question], sources: Sequence[SourceFile], args: argparse.Namespace
+) -> list[str]:
+    """A message for each question whose corpus_id names none of the input files."""
+    from .questions import questions_for
+
+    known = {id(q) for s in sources for q in questions_for(asked, s.path, s.name)}
+    return [
+        f"The questions file {args.questions}, line {q.line:,} (question "
+        f'"{_short(q.text)}"): corpus_id "{_short(q.corpus_id or "")}" names no loaded '
+        "document (no input file has that path, name or stem). Skipped."
+        for q in asked
+        if id(q) not in known
+    ]
+
+
+def _short(text: str, limit: int = 40) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _paths(args: argparse.Namespace) -> list[str]:
@@ -333,12 +381,21 @@ def execute(
     settings = _settings(args)
     rules = _rules(args.rules)
     metadata = _metadata(args.meta, args.file_meta)
-    asked = _questions(args, args.no_limits)
+    question_skips: list[str] = []  # questions skipped, reported as they are found
+
+    def skip_question(message: str) -> None:
+        question_skips.append(message)
+        report(message)
+
+    asked = _questions(args, skip_question)
     output = Output(args.format, args.no_limits, args.spreadsheet_safe)
     buffer_size = _stream_buffer_size(args, settings)
     sources = _sources(args, settings)
+    if asked is not None:
+        for message in _unknown_corpus(asked, sources, args):
+            skip_question(message)
     tally = Tally()
-    tasks = _tasks(args, sources, settings, rules, metadata, asked, report, tally)
+    tasks = _tasks(args, sources, settings, rules, metadata, asked, report, tally, skip_question)
     if args.tiktoken:
         use_tiktoken()
     _check_dependencies({t.settings.tokenizer for t in tasks})
@@ -348,12 +405,12 @@ def execute(
 
         documents = read_documents(tasks, output, report)
         write(sweep_lines(documents, settings, output, args.objective))
-        return 1 if tally.skipped or len(documents) < len(tasks) else 0
+        return 1 if tally.skipped or question_skips or len(documents) < len(tasks) else 0
     jobs = min(_jobs(args), len(tasks))
     progress = _progress(sources, args.quiet)
     if buffer_size is not None:
         refused = stream_files(tasks, output, write, report, buffer_size)
-        return 1 if refused or tally.skipped else 0
+        return 1 if refused or tally.skipped or question_skips else 0
     with ExitStack() as stack:
         for done in _results(args, tasks, output, jobs, stack, encoded=write_bytes is not None):
             tally.add(done)
@@ -361,6 +418,8 @@ def execute(
                 progress.write(f"chunker_py: {done.error} Skipped.", file=sys.stderr)
             elif done.error is not None:
                 report(f"{done.error} Skipped.")
+            for message in done.skipped_questions:
+                skip_question(message)
             if write_bytes is None:
                 write(done.text)
             else:
@@ -374,7 +433,7 @@ def execute(
         write(json_line(tally.summary_line()) + "\n")
     elif len(sources) > 1 and args.format == "compare":
         write("".join(json_line(line) + "\n" for line in tally.compare_lines()))
-    return 1 if tally.skipped else 0
+    return 1 if tally.skipped or question_skips else 0
 
 
 def _stream_buffer_size(args: argparse.Namespace, settings: Settings) -> int | None:
@@ -410,6 +469,7 @@ def _tasks(
     asked: list[Question] | None,
     report: Callable[[str], None],
     tally: Tally,
+    skip_question: Callable[[str], None],
 ) -> list[Task]:
     """One task per readable source with its own settings (``--rules``) and questions; a
     source that cannot be read or whose rule fails is reported and counted skipped."""
@@ -428,9 +488,7 @@ def _tasks(
         stdin = source.path == STDIN
         questions = None
         if asked is not None:  # a question's corpus_id picks its file
-            from .questions import questions_for
-
-            questions = tuple(questions_for(asked, source.path, source.name))
+            questions = _about(asked, source, args, skip_question)
         tasks.append(
             Task(
                 source.path,
@@ -439,7 +497,7 @@ def _tasks(
                 metadata,
                 sys.stdin.buffer.read() if stdin and not args.stream else None,
                 questions,
-                # one file: every question is about it, so a misfit is an error
+                # one file: every question is about it, so a misfit is listed (skipped)
                 f"The questions file {args.questions}" if len(sources) == 1 else None,
             )
         )

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from ..config.settings import Settings
-from ..engine.errors import ChunkerError, DocumentError, ResultError, SettingError
+from ..engine.errors import DocumentError, ResultError, SettingError
 from ..engine.limits import MAX_CHUNKS, MAX_CODE_POINTS, MAX_IMPORT_BYTES
 from ..text.documents import decode_document
 from ..text.front_matter import front_matter
@@ -41,7 +41,7 @@ class Task:
     name it in messages, its settings (with its source name), run-level metadata
     (``None``: records carry no ``metadata`` object), the Evidence check's questions about
     it (``None``: no check) and, when every question must fit this file (it is the run's
-    only one), the questions file's name for the message that refuses a misfit."""
+    only one), the questions file's name for the message that lists a misfit."""
 
     path: str
     settings: Settings
@@ -86,6 +86,8 @@ class Done:
     error: str | None = None
     figures: tuple[FileFigures, ...] = ()
     encoded: bytes | None = None
+    # the questions not checked (they do not fit the run's only file), one message each
+    skipped_questions: tuple[str, ...] = ()
 
     def utf8(self) -> bytes:
         """The output in UTF-8."""
@@ -107,15 +109,16 @@ def cut(task: Task, output: Output) -> Done:
             max_bytes=output.max_bytes,
             max_code_points=output.max_code_points,
         )
-        if task.questions is not None and task.questions_must_fit is not None:
-            _check_questions(text, task.questions, task.questions_must_fit)
+        questions, skipped = task.questions, ()
+        if questions is not None and task.questions_must_fit is not None:
+            questions, skipped = _fitting_questions(text, questions, task.questions_must_fit)
         metadata = None if task.metadata is None else _metadata(task, text, len(data))
-        rendered, figures = _render(text, task.settings, output, metadata, task.questions)
+        rendered, figures = _render(text, task.settings, output, metadata, questions)
     except (DocumentError, ResultError, SettingError) as exc:
         return Done(name, "", len(data or b""), exc.message)
     except OSError as exc:
         return Done(name, "", 0, f"Cannot read {task.path}: {exc.strerror}.")
-    return Done(name, rendered, len(data), None, figures)
+    return Done(name, rendered, len(data), None, figures, skipped_questions=skipped)
 
 
 def cut_encoded(task: Task, output: Output) -> Done:
@@ -126,15 +129,15 @@ def cut_encoded(task: Task, output: Output) -> Done:
     return replace(done, text="", encoded=done.text.encode("utf-8"))
 
 
-def _check_questions(text: str, questions: tuple[Question, ...], name: str) -> None:
-    """A question that does not fit the run's only file is an error of the questions
-    file, not of the document: the run stops (status 2), it does not skip the file."""
-    from .questions import check_against
+def _fitting_questions(
+    text: str, questions: tuple[Question, ...], name: str
+) -> tuple[tuple[Question, ...], tuple[str, ...]]:
+    """The questions that fit the run's only file, and a message for each one skipped
+    (offsets outside the text, content found nowhere; Bad input 25)."""
+    from .questions import fit_questions
 
-    try:
-        check_against(text, questions, name=name)
-    except DocumentError as exc:
-        raise ChunkerError(exc.message, field="questions") from None
+    fitting, misfits = fit_questions(text, questions, name=name)
+    return tuple(fitting), tuple(f"{m.message} Skipped." for m in misfits)
 
 
 def _read(path: str) -> bytes:

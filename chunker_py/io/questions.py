@@ -11,15 +11,19 @@ end-exclusive) and ``corpus_id`` is optional:
 - JSONL: one object a line.
 
 The shape is read from the content (``[`` starts JSON, ``{`` JSONL, anything else must be
-the CSV header), never from the file name. Every problem is refused with a message naming
-the line (and the question); nothing is half-read.
+the CSV header), never from the file name. A file that is not such a file (not UTF-8, no
+``question`` or ``references`` column, broken CSV or JSON, a lone surrogate) is refused
+whole. ``import_questions`` imports every question that can be anchored and lists each one
+skipped with its line and reason; ``read_questions`` refuses the file at the first such
+question. Every message names the line (and the question).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
@@ -35,9 +39,35 @@ _CSV_FIELD = re.compile(r'"((?:[^"]+|"")*)"|([^,"\r\n]*)')
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _fail(name: str, line: int, problem: str, question: str | None = None) -> DocumentError:
+class _Skip(DocumentError):
+    """A problem of one question: the question is skipped, the file still read."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message, field="questions")
+        self.line = line
+
+
+def _fail(name: str, line: int, problem: str, question: str | None = None) -> _Skip:
     about = f' (question "{_short(question)}")' if question else ""
-    return DocumentError(f"{name}, line {line:,}{about}: {problem}", field="questions")
+    return _Skip(f"{name}, line {line:,}{about}: {problem}", line)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A question not imported: the line it starts on and the message saying why."""
+
+    line: int
+    message: str
+
+
+@dataclass
+class Imported:
+    """What ``import_questions`` made of a file: the questions imported (excerpts placed in
+    the text), those skipped, and notes on excerpts found away from their offsets."""
+
+    questions: list[Question] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _short(text: str, limit: int = 40) -> str:
@@ -54,6 +84,72 @@ def read_questions(
 ) -> list[Question]:
     """The questions in a CSV, JSON or JSONL file; raises ``DocumentError`` naming the line
     of the first problem."""
+    questions = []
+    for line, question in _parsed(data, name, max_bytes):
+        if isinstance(question, _Skip):
+            raise question
+        questions.append(question)
+        if max_questions is not None and len(questions) > max_questions:
+            raise DocumentError(
+                f"{name} holds more than {max_questions:,} questions (line {line:,} is the "
+                f"{len(questions):,}th); the limit is {max_questions:,} per document.",
+                field="questions",
+            )
+    if not questions:
+        raise DocumentError(f"{name} holds no questions.", field="questions")
+    return questions
+
+
+def import_questions(
+    data: bytes | str,
+    *,
+    name: str = "The questions file",
+    text: str | None = None,
+    documents: Collection[str] | None = None,
+    present: int = 0,
+    max_questions: int | None = MAX_QUESTIONS,
+    max_bytes: int | None = MAX_QUESTIONS_BYTES,
+) -> Imported:
+    """Every question of the file that can be anchored; each other one skipped with its
+    line and reason (Bad input 25-26): a malformed question or reference, a
+    ``corpus_id`` naming none of ``documents`` (the loaded documents' names; None: not
+    checked), excerpts that do not fit ``text`` (None: not checked), or more than
+    ``max_questions`` with the ``present`` ones. Raises ``DocumentError`` only for a file
+    that is not a questions file."""
+    done = Imported()
+    for line, question in _parsed(data, name, max_bytes):
+        if isinstance(question, _Skip):
+            done.skipped.append(Skipped(line, question.message))
+            continue
+        corpus = question.corpus_id
+        if documents is not None and corpus is not None and corpus not in documents:
+            problem = f'corpus_id "{_short(corpus)}" names no loaded document.'
+            done.skipped.append(Skipped(line, _fail(name, line, problem, question.text).message))
+            continue
+        notes: list[str] = []
+        if text is not None:
+            fitting, misfits = fit_questions(text, [question], name=name, notes=notes)
+            if misfits:
+                done.skipped += misfits
+                continue
+            question = fitting[0]
+        if max_questions is not None and present + len(done.questions) >= max_questions:
+            problem = (
+                f"the limit is {max_questions:,} questions per document "
+                f"({present + len(done.questions):,} are already there)."
+            )
+            done.skipped.append(Skipped(line, _fail(name, line, problem, question.text).message))
+            continue
+        done.questions.append(question)
+        done.notes += notes
+    return done
+
+
+def _parsed(
+    data: bytes | str, name: str, max_bytes: int | None
+) -> Iterator[tuple[int, Question | _Skip]]:
+    """Each question of the file, or the problem it is skipped for, with its line; raises
+    ``DocumentError`` when the file is not a questions file."""
     text = _decode(data, name, max_bytes)
     start = len(text) - len(text.lstrip())
     if not text.strip():
@@ -65,18 +161,14 @@ def read_questions(
         rows = _jsonl_rows(text, name)
     else:
         rows = _csv_rows(text, name)
-    questions = []
     for line, row in rows:
-        questions.append(_question(row, line, name))
-        if max_questions is not None and len(questions) > max_questions:
-            raise DocumentError(
-                f"{name} holds more than {max_questions:,} questions (line {line:,} is the "
-                f"{len(questions):,}th); the limit is {max_questions:,} per document.",
-                field="questions",
-            )
-    if not questions:
-        raise DocumentError(f"{name} holds no questions.", field="questions")
-    return questions
+        if isinstance(row, _Skip):
+            yield line, row
+            continue
+        try:
+            yield line, _question(row, line, name)
+        except _Skip as skip:
+            yield line, skip
 
 
 def _decode(data: bytes | str, name: str, max_bytes: int | None) -> str:
@@ -189,7 +281,8 @@ def _csv_records(text: str, name: str) -> Iterator[tuple[int, list[str]]]:
             yield start_line, cells
 
 
-def _csv_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def _csv_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any] | _Skip]]:
+    """The rows as objects; a row that cannot be one is its problem (the row is skipped)."""
     records = _csv_records(text, name)
     first = next(records, None)
     header = [c.strip() for c in first[1]] if first else []
@@ -203,20 +296,17 @@ def _csv_rows(text: str, name: str) -> Iterator[tuple[int, dict[str, Any]]]:
         )
     for line, cells in records:
         if len(cells) != len(header):
-            raise _fail(
-                name, line, f"the row has {len(cells)} cells; the header names {len(header)}."
-            )
+            problem = f"the row has {len(cells)} cells; the header names {len(header)}."
+            yield line, _fail(name, line, problem)
+            continue
         row: dict[str, Any] = dict(zip(header, cells, strict=True))
         refs = row["references"]
         try:
             row["references"] = json.loads(refs)
         except json.JSONDecodeError as exc:
-            raise _fail(
-                name,
-                line,
-                f"references must be a JSON list ({exc.msg}, column {exc.colno}).",
-                row.get("question"),
-            ) from None
+            problem = f"references must be a JSON list ({exc.msg}, column {exc.colno})."
+            yield line, _fail(name, line, problem, row.get("question"))
+            continue
         if row.get("corpus_id") == "":
             row["corpus_id"] = None
         yield line, row
@@ -290,12 +380,11 @@ def _excerpt(ref: Any, n: int, line: int, name: str, question: str) -> Excerpt:
 def _no_surrogate(value: str, what: str, line: int, name: str) -> None:
     """A lone surrogate (a JSON escape such as \\ud800) can match no UTF-8 text."""
     bad = LONE_SURROGATE.search(value)
-    if bad:
-        raise _fail(
-            name,
-            line,
-            f"{what} contains a lone surrogate (U+{ord(bad.group()):04X}) at code point "
-            f"{bad.start():,}; no UTF-8 text holds one.",
+    if bad:  # the whole file is refused, as a document holding one is
+        raise DocumentError(
+            f"{name}, line {line:,}: {what} contains a lone surrogate "
+            f"(U+{ord(bad.group()):04X}) at code point {bad.start():,}; no UTF-8 text holds one.",
+            field="questions",
         )
 
 
@@ -340,6 +429,29 @@ def check_against(
                     f"{p.end:,}, not at its offsets {e.start:,} to {e.end:,}; it is used there."
                 )
     return notes
+
+
+def fit_questions(
+    text: str,
+    questions: Sequence[Question],
+    *,
+    name: str = "The questions file",
+    notes: list[str] | None = None,
+) -> tuple[list[Question], list[Skipped]]:
+    """The questions whose excerpts fit ``text``, placed in it, and those that do not
+    (offsets past its end, content found nowhere), each with its line and reason; notes on
+    excerpts found away from their offsets go to ``notes``."""
+    fitting, misfits = [], []
+    for question in questions:
+        try:
+            found = check_against(text, [question], name=name)
+        except _Skip as skip:
+            misfits.append(Skipped(question.line, skip.message))
+            continue
+        if notes is not None:
+            notes += found
+        fitting += placed_questions([question], text)
+    return fitting, misfits
 
 
 # -- writing

@@ -105,23 +105,63 @@ def test_format_evidence_needs_questions() -> None:
     assert done.returncode == 2 and done.stdout == "" and "--questions" in done.stderr
 
 
-def test_a_bad_questions_file_exits_2_naming_the_line(tmp_path: Path) -> None:
+def test_a_bad_question_is_skipped_on_stderr_with_status_1(tmp_path: Path) -> None:
+    """Bad input 26: the empty question is listed; the others are checked."""
     bad = tmp_path / "q.jsonl"
     bad.write_text('{"question": "ok?", "references": [{"content": "Snapshots", '
                    '"start_index": 645, "end_index": 654}]}\n{"question": ""}\n')  # fmt: skip
+    done = cli(str(SAMPLE), "--questions", str(bad), "--format", "evidence")
+    assert done.returncode == 1
+    assert [json.loads(line)["question"] for line in done.stdout.splitlines()] == ["ok?"]
+    (message,) = done.stderr.splitlines()
+    assert "line 2" in message and str(bad) in message and message.endswith("Skipped.")
+
+
+def test_a_file_that_is_not_a_questions_file_exits_2(tmp_path: Path) -> None:
+    """Bad input 25: no question or references column: refused whole, nothing cut."""
+    bad = tmp_path / "q.csv"
+    bad.write_text("Just some notes\n")
     done = cli(str(SAMPLE), "--questions", str(bad), "--format", "summary")
     assert done.returncode == 2 and done.stdout == ""
-    assert "line 2" in done.stderr and str(bad) in done.stderr
+    assert "not a questions file" in done.stderr and str(bad) in done.stderr
 
 
-def test_one_file_refuses_an_excerpt_it_does_not_hold(tmp_path: Path) -> None:
-    """Bad input 25: content matching nowhere in the text."""
-    bad = tmp_path / "q.jsonl"
-    bad.write_text('{"question": "q?", "references": [{"content": "Voucher codes", '
-                   '"start_index": 0, "end_index": 13}]}\n')  # fmt: skip
-    done = cli(str(SAMPLE), "--questions", str(bad), "--format", "evidence")
-    assert done.returncode == 2 and done.stdout == ""
-    assert "line 1" in done.stderr and "is not in the text" in done.stderr
+def test_one_file_skips_the_questions_it_does_not_hold(tmp_path: Path) -> None:
+    """Bad input 25: offsets outside the text, content matching nowhere and a corpus_id
+    naming no input file are listed on stderr with their lines (status 1); the question
+    that fits is checked."""
+    text = SAMPLE.read_text(encoding="utf-8")
+    fits = read_questions(QUESTIONS.read_bytes())[0]
+    good = {
+        "question": fits.text,
+        "references": [
+            {"content": e.content, "start_index": e.start, "end_index": e.end}
+            for e in fits.excerpts
+        ],
+    }
+    rows = [
+        good,
+        {"question": "far?", "references": [{"content": "x", "start_index": len(text) + 5,
+                                              "end_index": len(text) + 6}]},
+        {"question": "q?", "references": [{"content": "Voucher codes", "start_index": 0,
+                                           "end_index": 13}]},
+        {**good, "question": "elsewhere?", "corpus_id": "finance"},
+    ]  # fmt: skip
+    questions = tmp_path / "q.jsonl"
+    questions.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    done = cli(str(SAMPLE), "--questions", str(questions), "--format", "evidence")
+    assert done.returncode == 1
+    assert [json.loads(line)["question"] for line in done.stdout.splitlines()] == [fits.text]
+    # unknown corpus_ids are found before the file is read, misfits while it is cut
+    messages = sorted(done.stderr.splitlines(), key=lambda m: m.split(", line ")[1])
+    assert [m.split(":")[1].split(" (")[0] for m in messages] == [
+        f" The questions file {questions}, line 2",
+        f" The questions file {questions}, line 3",
+        f" The questions file {questions}, line 4",
+    ]
+    assert "lies outside the text" in messages[0]
+    assert "is not in the text" in messages[1]
+    assert 'corpus_id "finance" names no loaded document' in messages[2]
 
 
 def test_corpus_id_names_the_file(tmp_path: Path) -> None:
@@ -142,7 +182,11 @@ def test_corpus_id_names_the_file(tmp_path: Path) -> None:
         + q("elsewhere", "zzz", 0, "gamma")
         + q("only in beta", "More words", 26, None)
     )
-    out = lines(cli(str(a), str(b), "--questions", str(questions), "--format", "evidence"))
+    done = cli(str(a), str(b), "--questions", str(questions), "--format", "evidence")
+    assert done.returncode == 1  # "gamma" names no input file: listed
+    (message,) = done.stderr.splitlines()
+    assert "line 5" in message and 'corpus_id "gamma" names no loaded document' in message
+    out = [json.loads(line) for line in done.stdout.splitlines()]
     asked = [(x["source"], x["question"], x["matched"]) for x in out]
     assert asked == [
         (str(a), "by stem", True),

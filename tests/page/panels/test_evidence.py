@@ -1,4 +1,4 @@
-"""The Evidence check panel, driven through its labels: questions from a
+"""The Evidence check panel, driven through its labels (issue 19): questions from a
 selection or a pasted excerpt, import and export, a cut excerpt following the size, the
 evidence figures of the comparison rows, and the page's figures equal to the CLI's."""
 
@@ -111,25 +111,64 @@ def test_a_pasted_excerpt_with_several_matches_lets_the_user_pick(fresh: App) ->
     expect(fresh.page.locator("#evidence-status")).to_contain_text("is not in the text")
 
 
-def test_import_a_questions_file_and_refuse_a_bad_one(fresh: App) -> None:
-    """bad input 25: the message names the line; the questions already here stay."""
-    start = SAMPLE.index("Backups do not cover laptops")
-    good = json.dumps({"question": "Are laptops backed up?", "references": [
-        {"content": "Backups do not cover laptops", "start_index": start,
-         "end_index": start + 28}]}) + "\n"  # fmt: skip
-    fresh.page.get_by_label("Import questions").set_input_files(
-        files=[{"name": "q.jsonl", "mimeType": "application/jsonl", "buffer": good.encode()}]
+def import_questions(app: App, name: str, data: str) -> None:
+    app.page.get_by_label("Import questions").set_input_files(
+        files=[{"name": name, "mimeType": "application/jsonl", "buffer": data.encode()}]
     )
+
+
+def question_line(question: str, content: str, corpus_id: str | None = None) -> str:
+    start = max(SAMPLE.find(content), 0)
+    ref = {"content": content, "start_index": start, "end_index": start + len(content)}
+    return json.dumps({"question": question, "references": [ref], "corpus_id": corpus_id}) + "\n"
+
+
+def skipped(app: App) -> list[str]:
+    return (
+        app.page.get_by_role("list", name="Questions skipped")
+        .get_by_role("listitem")
+        .all_inner_texts()
+    )
+
+
+def test_import_keeps_every_anchorable_question_and_lists_the_skipped(fresh: App) -> None:
+    """Bad input 25-26: an empty question and an excerpt found nowhere are listed with
+    their lines and reasons; the question that fits is imported beside the ones here; a
+    file that is not a questions file is refused whole."""
+    good = question_line("Are laptops backed up?", "Backups do not cover laptops")
+    data = (
+        good
+        + '{"question": "", "references": []}\n'
+        + question_line("Vouchers?", "Voucher codes expire")
+    )
+    import_questions(fresh, "bad.jsonl", data)
     expect(fresh.page.locator("#evidence-list > li")).to_have_count(4)
     assert "Are laptops backed up?" in items(fresh)[3]
-    bad = good + '{"question": "", "references": []}\n'
-    fresh.page.get_by_label("Import questions").set_input_files(
-        files=[{"name": "bad.jsonl", "mimeType": "application/jsonl", "buffer": bad.encode()}]
-    )
     status = fresh.page.locator("#evidence-status")
-    expect(status).to_contain_text("bad.jsonl, line 2")
+    expect(status).to_contain_text("Imported 1 question from bad.jsonl; 2 skipped")
+    lines = skipped(fresh)
+    assert len(lines) == 2
+    assert "bad.jsonl, line 2" in lines[0] and "the question is empty" in lines[0]
+    assert "bad.jsonl, line 3" in lines[1] and "is not in the text" in lines[1]
+
+    import_questions(fresh, "notes.csv", "Just some notes\n")
+    expect(status).to_contain_text("not a questions file")
     expect(status).to_contain_text("were kept")
     expect(fresh.page.locator("#evidence-list > li")).to_have_count(4)
+
+
+def test_a_corpus_id_naming_another_document_is_skipped(fresh: App) -> None:
+    """Bad input 25: with policy.md loaded, a question of corpus_id "finance" is listed
+    as naming no loaded document; one of corpus_id "policy" is imported."""
+    fresh.settle(lambda: fresh.browse("policy.md", (SAMPLE + "\nEnd.\n").encode()))
+    data = question_line("Ours?", "Backups do not cover laptops", "policy") + question_line(
+        "Theirs?", "Backups do not cover laptops", "finance"
+    )
+    import_questions(fresh, "q.jsonl", data)
+    expect(fresh.page.locator("#evidence-status")).to_contain_text("1 skipped")
+    assert any("Ours?" in item for item in items(fresh))
+    (line,) = skipped(fresh)
+    assert "q.jsonl, line 2" in line and 'corpus_id "finance" names no loaded document' in line
 
 
 def test_a_cut_excerpt_follows_the_chunk_size(fresh: App) -> None:
