@@ -109,7 +109,8 @@ def cut(task: Task, output: Output) -> Done:
             max_bytes=output.max_bytes,
             max_code_points=output.max_code_points,
         )
-        questions, skipped = task.questions, ()
+        questions = task.questions
+        skipped: tuple[str, ...] = ()
         if questions is not None and task.questions_must_fit is not None:
             questions, skipped = _fitting_questions(text, questions, task.questions_must_fit)
         metadata = None if task.metadata is None else _metadata(task, text, len(data))
