@@ -39,6 +39,7 @@ from chunker_py.measures.evidence import (
     Question,
     QuestionResult,
     anchor,
+    edit_between,
     evidence_steps,
     follow_edit,
     kept_whole,
@@ -130,6 +131,15 @@ def evidence_marks(found: Evidence | None) -> tuple[list[tuple[int, int]], dict[
     return sorted(ranges), words
 
 
+def replaces(old: str, new: str) -> bool:
+    """Whether ``new`` replaces ``old`` rather than edits it: under a tenth of ``old``
+    stays (pasting over everything, Clear text), not a change within it."""
+    if not old:
+        return False
+    start, old_end, _new_end = edit_between(old, new)
+    return (start + len(old) - old_end) * 10 < len(old)
+
+
 def _mean(value: float | None, digits: int = 2) -> str:
     return "—" if value is None else f"{value:.{digits}f}"
 
@@ -186,6 +196,9 @@ class EvidencePanel:
         self.semantic_pending = False
         self.questions: list[Question] = []
         self.anchored_to = ""  # the text the questions' offsets refer to
+        self.sample_questions: set[str] = set()  # leave with the sample document
+        self.imports_seen = 0  # the documents imported (Browse, drop) when last anchored
+        self.missing: list[Question] = []  # the user's questions a replacement left unheld
         self.draft: list[Excerpt] = []
         self.matches: list[int] = []  # starts of a pasted excerpt's occurrences
         self.view: EvidenceView | None = None  # None: nothing shown yet
@@ -202,6 +215,8 @@ class EvidencePanel:
         on(by_id("evidence-add-question"), "click", lambda _e: self._add_question())
         on(by_id("evidence-discard"), "click", lambda _e: self._discard())
         on(by_id("evidence-clear"), "click", lambda _e: self._clear())
+        on(by_id("evidence-keep-missing"), "click", lambda _e: self._keep_missing())
+        on(by_id("evidence-discard-missing"), "click", lambda _e: self._discard_missing())
         on(by_id("evidence-import"), "change", self._import)
         for kind in ("csv", "json", "jsonl"):
             on(by_id(f"evidence-export-{kind}"), "click", lambda _e, k=kind: self._export(k))
@@ -229,6 +244,7 @@ class EvidencePanel:
         """The sample text's example questions (static/sample-questions.csv, inlined)."""
         sample = str(by_id("evidence-sample").value)
         self.questions = read_questions(sample, name="The sample questions")
+        self.sample_questions = {q.text for q in self.questions}
         self.anchored_to = self.source.text
 
     # -- what the user does
@@ -453,11 +469,46 @@ class EvidencePanel:
 
     # -- after the paint
     def _rebase(self) -> None:
-        """Carry the questions' offsets to the current text (evidence follows its text)."""
+        """Carry the questions' offsets to the current text (evidence follows its text).
+        A replaced document (Bad input 31) takes the sample's questions with it and asks
+        about the user's questions whose evidence the new text does not hold."""
         text = self.source.text
         if text != self.anchored_to:
+            replaced = self.source.imports != self.imports_seen or replaces(self.anchored_to, text)
+            self.imports_seen = self.source.imports
             self.questions = follow_edit(self.anchored_to, text, self.questions)
             self.anchored_to = text
+            if replaced:
+                self._replaced(text)
+
+    def _replaced(self, text: str) -> None:
+        self.questions = [q for q in self.questions if q.text not in self.sample_questions]
+        self.sample_questions = set()
+        self.missing = [q for q in self.questions if not all(p.found for p in anchor(text, q))]
+        box = by_id("evidence-replaced")
+        box.hidden = not self.missing
+        if self.missing:
+            count = len(self.missing)
+            by_id("evidence-replaced-text").textContent = (
+                f"The new document does not hold the evidence of {questions(count)} of yours "
+                f"({', '.join(f'“{_short(q.text, 30)}”' for q in self.missing[:3])}"
+                f"{', …' if count > 3 else ''}). Keep {'them' if count > 1 else 'it'} "
+                "(flagged “not in the text”, left out of the figures) or discard "
+                f"{'them' if count > 1 else 'it'}?"
+            )
+
+    def _keep_missing(self) -> None:
+        self.missing = []
+        by_id("evidence-replaced").hidden = True
+        self._say("Your questions were kept; those not in the text are flagged.")
+
+    def _discard_missing(self) -> None:
+        gone = {id(q) for q in self.missing}
+        self.questions = [q for q in self.questions if id(q) not in gone]
+        self._say(f"{questions(len(self.missing))} not in the new document discarded.")
+        self.missing = []
+        by_id("evidence-replaced").hidden = True
+        self.refresh()
 
     def again(self) -> Iterator[None]:
         """``work`` for the view shown, from the start (its vectors have arrived)."""

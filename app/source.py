@@ -27,6 +27,7 @@ class Source:
         self.sample = self.text  # the page opens with the sample document
         self.refused = ""  # a text refused for its length only, offered cut to the limit
         self.file_name = ""  # the file the text was imported from ("": typed or the sample)
+        self.imports = 0  # documents imported (Browse, drop): each replaces the text
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -149,6 +150,7 @@ class Source:
         self.area.value = text
         self.text = text
         self.file_name = name
+        self.imports += 1
         note = ""
         if "\r" in text:
             note = (

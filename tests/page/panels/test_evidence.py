@@ -482,3 +482,37 @@ def test_an_edit_never_offers_the_previous_texts_figures(fresh: App, tmp_path: P
     questions = tmp_path / "questions.csv"
     questions.write_bytes(fresh.download("Export CSV")[1])  # carried to the edited text
     assert figures == cli(str(text), "--questions", str(questions), "--format", "evidence")
+
+
+def test_the_samples_questions_leave_with_the_sample(fresh: App) -> None:
+    """Bad input 31: pasting over the whole sample takes its three questions away (no
+    "0 of 3", nothing in the figures download); an edit is not a replacement."""
+    fresh.type("Source text", " More.", clear=False)
+    evidence_ready(fresh)
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(3)  # an edit keeps them
+    fresh.fill("Source text", "Gardening notes. Water the roses daily.")
+    evidence_ready(fresh)
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(0)
+    expect(fresh.page.locator("#evidence-questions")).to_have_text("—")
+    ask = fresh.page.get_by_role("group", name="Questions of the previous document")
+    expect(ask).to_be_hidden()
+
+
+def test_a_replaced_document_asks_before_discarding_your_questions(fresh: App) -> None:
+    """Bad input 31: your own question whose evidence the new text lacks is kept, flagged,
+    until you choose; Discard these questions removes it, a question the new text still
+    holds stays."""
+    held = question_line("Laptops?", "Backups do not cover laptops")
+    gone = question_line("Refund rule?", SAMPLE.split("\n")[0][:20])
+    import_questions(fresh, "mine.jsonl", held + gone)
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(5)
+    fresh.settle(lambda: fresh.browse("other.md", b"Backups do not cover laptops. Nothing else.\n"))
+    evidence_ready(fresh)
+    ask = fresh.page.get_by_role("group", name="Questions of the previous document")
+    expect(ask).to_be_visible()
+    expect(ask).to_contain_text("Refund rule?")
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(2)
+    ask.get_by_role("button", name="Discard these questions").click()
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(1)
+    assert "Laptops?" in items(fresh)[0]
+    expect(ask).to_be_hidden()
