@@ -30,7 +30,8 @@ class Export:
                 await self._copy(self._csv(), "CSV")
 
         async def copy_link(_event: Any) -> None:
-            await self._copy(str(window.location.href), "Settings link")
+            if not by_id("copy-link").disabled:
+                await self._copy(str(window.location.href), "Settings link")
 
         on(by_id("copy-jsonl"), "click", copy_jsonl)
         on(by_id("copy-csv"), "click", copy_csv)
@@ -40,6 +41,18 @@ class Export:
         self.analysis = analysis
         for button in BUTTONS:
             by_id(button).disabled = analysis is None
+
+    def show_link(self, problem: str | None) -> None:
+        """Offer the settings link only while the settings shown are valid: the link
+        holds the settings shown, never the last valid ones."""
+        by_id("copy-link").disabled = problem is not None
+        by_id("link-note").hidden = problem is None
+        by_id("link-note").textContent = (
+            ""
+            if problem is None
+            else "No settings link until the settings are valid: "
+            "fix the field Chunk readiness names."
+        )
 
     def _jsonl(self) -> str:
         assert self.analysis is not None

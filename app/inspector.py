@@ -517,9 +517,11 @@ class Page:
             chosen = parse_settings(raw)
         except ChunkerError as error:
             self.controls.show(ControlsView(invalid=error.field))
+            self.export.show_link(error.message)
             self._show(None, error.message, notes=notes)
             return
         self.controls.show(ControlsView(chosen))
+        self.export.show_link(None)
         # the tables of a tokenizer not loaded yet load in the analysis (as before)
         ready = tokenizer_loaded(chosen.tokenizer) or chosen.mode_info.parses_markdown
         counting = prepare_steps(text, chosen) if ready else None

@@ -97,6 +97,8 @@ class Controls:
             self._show_unit(view.settings)
             self._show_separator_summary(view.settings)
             self._update_link(view.settings)
+        else:  # the address never claims settings the controls do not show
+            window.history.replaceState(None, "", window.location.pathname)
 
     def _show_mode(self, mode: str | None = None) -> None:
         """Show the controls the chosen mode uses (and its help); disable what it ignores."""

@@ -498,3 +498,20 @@ def test_spreadsheet_safe_checkbox_changes_the_csv_download(app: App) -> None:
     safe_texts = [r["text"] for r in csv.DictReader(io.StringIO(safe, newline=""))]
     assert not any(t.startswith(("=", "+", "-", "@")) for t in safe_texts)
     assert "'=SUM(A1:A2)" in safe_texts
+
+
+def test_the_link_never_claims_settings_the_controls_do_not_show(app: App) -> None:
+    """Typing 999999 as Chunk size once left the last valid size in the address and let
+    Copy settings link copy it: now the address holds no settings and the button is
+    refused, saying why, until the field is valid again."""
+    reset(app)
+    app.type("Chunk size", "999999")
+    assert_no_result(app)
+    assert "size=" not in app.page.evaluate("() => location.href")
+    link = app.page.get_by_role("button", name="Copy settings link", exact=True)
+    expect(link).to_be_disabled()
+    expect(app.page.locator("#link-note")).to_contain_text("until the settings are valid")
+    app.type("Chunk size", "120")
+    expect(link).to_be_enabled()
+    assert "size=120" in app.page.evaluate("() => location.href")
+    expect(app.page.locator("#link-note")).to_be_hidden()

@@ -237,3 +237,35 @@ def test_focusing_browse_outlines_the_button_only(wide: App) -> None:
         "() => getComputedStyle(document.querySelector('label[for=browse]')).outlineStyle"
     )
     assert button != "none"
+
+
+# The settings' controls the result bar ("Ready · N chunks · Show the results ↓") covers.
+UNDER_THE_BAR = """() => {
+    const bar = document.getElementById('result-bar');
+    if (!bar.checkVisibility()) return [];
+    const b = bar.getBoundingClientRect();
+    return [...document.querySelectorAll('.inputs :is(button, input, select, textarea, summary)')]
+        .filter((el) => el !== bar && el.checkVisibility())
+        .filter((el) => {
+            const r = el.getBoundingClientRect();
+            return r.width > 0 && r.left < b.right - 0.5 && b.left < r.right - 0.5
+                && r.top < b.bottom - 0.5 && b.top < r.bottom - 0.5;
+        })
+        .map((el) => el.outerHTML.slice(0, 80));
+}"""
+
+
+@pytest.mark.parametrize("width", (390, 768))
+def test_the_result_bar_covers_no_control_of_the_settings(wide: App, width: int) -> None:
+    """Scrolled through the settings in steps, no control lies under the result bar."""
+    at_width(wide, width)
+    page = wide.page
+    expect(page.locator("#result-bar")).to_contain_text("Show the results")
+    end = page.evaluate(
+        "() => document.querySelector('.inputs').getBoundingClientRect().bottom + scrollY"
+    )
+    for y in range(0, int(end), HEIGHT // 4):
+        page.evaluate("(y) => window.scrollTo(0, y)", y)
+        covered = page.evaluate(UNDER_THE_BAR)
+        assert covered == [], f"at {width} px, scrolled to {y}: {covered}"
+    page.evaluate("() => window.scrollTo(0, 0)")
