@@ -242,10 +242,12 @@ class EvidencePanel:
 
     def _load_sample(self) -> None:
         """The sample text's example questions (static/sample-questions.csv, inlined)."""
+        self.anchored_to = self.source.text
+        if self.source.text != self.source.sample:  # replaced while the page started
+            return
         sample = str(by_id("evidence-sample").value)
         self.questions = read_questions(sample, name="The sample questions")
         self.sample_questions = {q.text for q in self.questions}
-        self.anchored_to = self.source.text
 
     # -- what the user does
     def _say(self, message: str, *, problem: bool = False) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from playwright.sync_api import Route
+from playwright.sync_api import Route, expect
 
 from chunker_py import Settings, analyse
 
@@ -163,3 +163,36 @@ def test_a_setting_the_browser_restored_shows_no_first_look(new_app: Any) -> Non
     app.wait_ready()
     count = analyse(SAMPLE, Settings(chunk_size=120)).count
     assert text(app, "#figure-chunks") == str(count)
+
+
+def test_the_first_look_never_says_ready_while_the_page_starts(new_app: Any) -> None:
+    """The first look's readiness is the sample's, drawn at build time: while the runtime
+    loads it does not say "Ready" beside the start-up progress, it says what it is."""
+    app = new_app()
+    held = hold_runtime(app)
+    app.open()
+    app.page.wait_for_selector('#app[data-first-look="starting"]', state="attached")
+    readiness = app.page.get_by_role("region", name="Chunk readiness")
+    assert "Ready" not in readiness.inner_text()
+    said = app.page.evaluate(
+        "() => getComputedStyle(document.querySelector('#readiness-message'), '::before').content"
+    )
+    assert "drawn when the page was built" in said
+    release(held, app)
+    app.wait_ready()
+    expect(app.readiness_status()).to_have_text("Ready")
+
+
+def test_a_text_pasted_while_the_page_starts_is_not_called_the_sample(new_app: Any) -> None:
+    """Pasting before start-up ends: once ready, the text is not labelled "Sample
+    document" and the sample's questions are not asked of it."""
+    app = new_app()
+    held = hold_runtime(app)
+    app.open()
+    app.page.wait_for_selector('#app[data-first-look="starting"]', state="attached")
+    app.source.fill("My own notes about the garden. Water daily.")
+    release(held, app)
+    app.wait_ready()
+    expect(app.page.get_by_text("Sample document: replace it with yours")).to_be_hidden()
+    app.page.wait_for_selector('#app[data-evidence="ready"]', timeout=30_000)
+    expect(app.page.locator("#evidence-list > li")).to_have_count(0)
