@@ -199,6 +199,8 @@ class EvidencePanel:
         self.sample_questions: set[str] = set()  # leave with the sample document
         self.imports_seen = 0  # the documents imported (Browse, drop) when last anchored
         self.missing: list[Question] = []  # the user's questions a replacement left unheld
+        self.cleared: list[Question] = []  # Clear questions' questions, for its undo
+        self.cleared_text = ""  # the text they were anchored to
         self.draft: list[Excerpt] = []
         self.matches: list[int] = []  # starts of a pasted excerpt's occurrences
         self.view: EvidenceView | None = None  # None: nothing shown yet
@@ -215,6 +217,7 @@ class EvidencePanel:
         on(by_id("evidence-add-question"), "click", lambda _e: self._add_question())
         on(by_id("evidence-discard"), "click", lambda _e: self._discard())
         on(by_id("evidence-clear"), "click", lambda _e: self._clear())
+        on(by_id("evidence-undo-clear"), "click", lambda _e: self._undo_clear())
         on(by_id("evidence-keep-missing"), "click", lambda _e: self._keep_missing())
         on(by_id("evidence-discard-missing"), "click", lambda _e: self._discard_missing())
         on(by_id("evidence-import"), "change", self._import)
@@ -389,10 +392,22 @@ class EvidencePanel:
         self.refresh()
 
     def _clear(self) -> None:
+        self._rebase()
+        self.cleared, self.cleared_text = self.questions, self.source.text
         self.questions = []
         self.draft = []
         self._show_draft()
-        self._say("All questions cleared.")
+        by_id("evidence-undo-clear").hidden = False
+        self._say("All questions cleared (Undo Clear questions brings them back).")
+        self.refresh()
+
+    def _undo_clear(self) -> None:
+        self._rebase()
+        back = follow_edit(self.cleared_text, self.source.text, self.cleared)
+        self.questions = back + self.questions  # questions added since stay too
+        by_id("evidence-undo-clear").hidden = True
+        self._say(f"{questions(len(self.cleared))} brought back.")
+        self.cleared = []
         self.refresh()
 
     async def _import(self, event: Any) -> None:
@@ -640,6 +655,11 @@ class EvidencePanel:
         by_id("evidence-k").textContent = shown
         method = getattr(result.settings, "retrieval", "bm25") if result is not None else "bm25"
         by_id("evidence-method").textContent = METHOD_HELP.get(method, METHOD_HELP["bm25"])
+        tokenizer = settings.tokenizer if settings is not None else "cl100k_base"
+        by_id("evidence-tokens-def").textContent = (
+            "mean total tokens of the chunks retrieved, per question, counted with "
+            f"{tokenizer.removeprefix('file:')} (Tokenizer)"
+        )
 
     def _list(self, result: Analysis | None) -> None:
         items = []

@@ -516,3 +516,12 @@ def test_a_replaced_document_asks_before_discarding_your_questions(fresh: App) -
     expect(fresh.page.locator("#evidence-list > li")).to_have_count(1)
     assert "Laptops?" in items(fresh)[0]
     expect(ask).to_be_hidden()
+
+
+def test_clear_questions_can_be_undone(fresh: App) -> None:
+    """Clear questions, like Clear text, can be taken back: the questions return."""
+    fresh.press("Clear questions")
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(0)
+    fresh.press("Undo Clear questions")
+    expect(fresh.page.locator("#evidence-list > li")).to_have_count(3)
+    expect(fresh.page.get_by_role("button", name="Undo Clear questions")).to_be_hidden()

@@ -1,0 +1,44 @@
+"""What the page's figures and marks mean is said where they are shown: each Evidence
+check figure has its definition and unit beside it, and the chunk map's legend explains
+every mark the map draws, damage included, with room between its lines."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from ..conftest import App
+
+pytestmark = pytest.mark.browser
+
+UNITS = ("of all", "of those checked", "in chunks", "in code points", "tokens")
+
+
+def test_every_evidence_figure_is_defined_beside_it_with_its_unit(app: App) -> None:
+    figures = app.page.get_by_role("list", name="Evidence figures of this result")
+    if not figures.count():  # a <dl> is not a list role in every engine: by its label
+        figures = app.page.locator('dl[aria-label="Evidence figures of this result"]')
+    terms = figures.locator("dt")
+    assert terms.count() == 9
+    for i in range(terms.count()):
+        item = terms.nth(i).locator("xpath=..")
+        term = terms.nth(i).inner_text()
+        definition = item.locator("dd.figure-def")
+        expect(definition).to_be_visible()
+        said = definition.inner_text()
+        assert any(unit in said for unit in UNITS), f"{term}: {said}"
+    tokens = figures.locator("div").filter(has_text="Tokens at k").locator("dd.figure-def")
+    expect(tokens).to_contain_text("cl100k_base")
+
+
+def test_the_chunk_map_legend_explains_the_damage_marks(app: App) -> None:
+    legend = app.page.locator("#chunk-map-help")
+    for words in ("red dotted underline", "red start bar", "red double line"):
+        expect(legend).to_contain_text(words)
+    style = legend.evaluate(
+        "(el) => { const s = getComputedStyle(el); const d ="
+        " getComputedStyle(el.querySelector('.map-damage-key'));"
+        " return [parseFloat(s.lineHeight) / parseFloat(s.fontSize), d.textDecorationStyle]; }"
+    )
+    assert style[0] >= 1.9  # an underline 4 px below a word stays clear of the next line
+    assert style[1] == "dotted"
