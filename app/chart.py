@@ -120,6 +120,9 @@ class TradeoffChart:
                 "marker": {"color": colours},
                 "text": [number(c) + (" (over limit)" if c > MAX_CHUNKS else "") for c in counts],
                 "textposition": "outside",
+                # never shrunk to the bar's width (it made the evidence line about 6 px)
+                "constraintext": "none",
+                "textfont": {"size": 12},
                 "cliponaxis": False,
                 "hovertemplate": "size %{x}<br>%{y} chunks<extra></extra>",
             }
@@ -168,7 +171,7 @@ class TradeoffChart:
             count = number(t.count) + (" (over limit)" if t.count > MAX_CHUNKS else "")
             if t.size in evidence:
                 lines.append(f"evidence kept whole: {evidence[t.size]}")
-                count += f"<br>evidence {evidence[t.size].replace(' of ', '/')} whole"
+                count += f"<br>{evidence[t.size].replace(' of ', '/')} ✓"  # kept whole
             hover.append("<br>".join(line for line in lines if line))
             texts.append(count)
         top = max(t.count for t in tradeoffs)

@@ -4,6 +4,8 @@ every mark the map draws, damage included, with room between its lines."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from playwright.sync_api import expect
 
@@ -42,3 +44,28 @@ def test_the_chunk_map_legend_explains_the_damage_marks(app: App) -> None:
     )
     assert style[0] >= 1.9  # an underline 4 px below a word stays clear of the next line
     assert style[1] == "dotted"
+
+
+@pytest.mark.parametrize("width", (390, 1400))
+def test_the_size_trade_offs_labels_are_legible_with_questions(app: App, width: int) -> None:
+    """With the sample's questions each bar's label says "N / a/b ✓" (excerpts kept
+    whole): at least 11 px at every width (Plotly shrank them to the bars, to about 6 px),
+    and no label runs into its neighbour's."""
+    app.page.set_viewport_size({"width": width, "height": 900})
+    app.page.wait_for_selector('#app[data-comparison="ready"]', timeout=30_000)
+    labels = app.page.locator("#tradeoff-chart .bartext")
+    app.page.wait_for_function(
+        "() => [...document.querySelectorAll('#tradeoff-chart .bartext')]"
+        ".every((t) => t.textContent.includes('✓'))"
+    )
+    sizes = labels.evaluate_all(
+        "(texts) => texts.map((t) => parseFloat(getComputedStyle(t).fontSize))"
+    )
+    assert min(sizes) >= 11, sizes
+    boxes = labels.evaluate_all(
+        "(texts) => texts.map((t) => { const r = t.getBoundingClientRect();"
+        " return [r.left, r.right]; })"
+    )
+    for (_l1, right), (left, _r2) in pairwise(boxes):
+        assert right <= left + 1, boxes
+    app.page.set_viewport_size({"width": 1400, "height": 900})

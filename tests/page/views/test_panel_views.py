@@ -165,7 +165,7 @@ def test_the_trade_off_notes_come_with_the_view() -> None:
     assert PLOTLY.drawn == 1
     assert f"Evidence kept whole: size {sizes[0]:,}: 2 of 3." in said()
     assert f"size {sizes[1]:,}: 0 of 0" not in said()  # no matched question at that size
-    assert "evidence 2/3 whole" in json.dumps(PLOTLY.updated[-1])
+    assert "2/3 \\u2713" in json.dumps(PLOTLY.updated[-1])  # 2 of 3 kept whole
 
     # a new result with the same bars keeps the notes until its own come
     shown.show(chart.TradeoffView(bars, CHOSEN.chunk_size, "code points"))
