@@ -82,14 +82,21 @@ const reconcile = (parent, keys, build, kept = 0) => {
 // `json` holds the rows after them.
 const rows = (tbody, json, tokensAt = -1, kept = 0) => {
   const data = JSON.parse(json);
+  // each cell names its column (data-label): narrow screens show a row as a card
+  const heads = [...(tbody.closest("table")?.tHead?.rows[0]?.cells ?? [])].map((th) => th.textContent);
+  const labelled = (td, j) => {
+    td.dataset.label = heads[j] ?? "";
+    return td;
+  };
   reconcile(tbody, data.map((row) => JSON.stringify(row)), (i) => {
     const tr = make("tr");
     tr.dataset.index = String(data[i][0]);
+    const last = data[i].length - 1;
     data[i].forEach((cell, j) => {
-      const kind = j === data[i].length - 1 ? "text-cell" : j === tokensAt ? "num tokens-cell" : "num";
-      tr.append(make("td", kind, String(cell)));
+      const kind = j === last ? "text-cell" : j === tokensAt ? "num tokens-cell" : "num";
+      tr.append(labelled(make("td", kind, String(cell)), j));
     });
-    tr.append(make("td", "evidence-cell"), make("td", "damage-cell"));
+    tr.append(labelled(make("td", "evidence-cell"), last + 1), labelled(make("td", "damage-cell"), last + 2));
     return tr;
   }, kept);
 };
