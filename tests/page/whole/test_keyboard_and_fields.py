@@ -35,3 +35,17 @@ def test_the_question_field_takes_its_panels_width(app: App) -> None:
         panel.element_handle(),
     )
     assert ratio > 0.8
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_excerpt_box_looks_like_the_other_fields(app: App, scheme: str) -> None:
+    """In dark mode the browser's own textarea looked disabled beside the Question field."""
+    app.page.emulate_media(color_scheme=scheme)
+    look = (
+        "(el) => { const s = getComputedStyle(el);"
+        " return [s.backgroundColor, s.color, s.borderTopColor]; }"
+    )
+    question = app.page.get_by_label("Question", exact=True).evaluate(look)
+    excerpt = app.page.get_by_label("Excerpt", exact=True).evaluate(look)
+    assert excerpt == question
+    app.page.emulate_media(color_scheme="light")
