@@ -25,7 +25,7 @@ from .cache import text_index
 from .checks import budget_error, result_error
 from .location import build_chunks
 from .results import Chunk, Summary, TokenSummary, Tradeoff
-from .size_warnings import over_size_warnings
+from .size_warnings import over_size_warnings, tiny_chunk_warnings
 from .units import sizer_for
 
 
@@ -225,7 +225,7 @@ def analyse(
         count,
         tuple(spans),
         summary,
-        over_size_warnings(text, spans, settings),
+        over_size_warnings(text, spans, settings) + tiny_chunk_warnings(text, spans, settings),
         trade,
     )
 

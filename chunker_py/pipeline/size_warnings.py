@@ -1,5 +1,6 @@
-"""The over-size warning: chunks longer than the chunk size, in its unit; the mode says why
-(its ``over_size``) or its chunks' notes do."""
+"""The size warnings: chunks longer than the chunk size, in its unit (the mode says why, by
+its ``over_size``, or its chunks' notes do), and chunks far below it (under a twentieth of
+it: a lone closing fence, a heading alone), which the peers' users ask a minimum size for."""
 
 from __future__ import annotations
 
@@ -45,3 +46,29 @@ def _long_warnings(
     else:
         notes = sorted({s.meta.note for s in spans if s.meta and s.meta.note})
     return (head + (": " + "; ".join(notes) + "." if notes else "."),)
+
+
+TINY_SHARE = 20  # a chunk under chunk size / TINY_SHARE is far below the size
+
+
+def tiny_chunk_warnings(text: str, spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
+    """Chunks under a twentieth of the chunk size, measured in its unit."""
+    size = settings.chunk_size
+    limit = size / TINY_SHARE
+    sizer = sizer_for(settings)
+    if sizer.per_code_point:
+        tiny = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start < limit]
+    else:
+        tiny = [
+            (i, n) for i, s in enumerate(spans) if (n := sizer.length(text, s.start, s.end)) < limit
+        ]
+    if not tiny:
+        return ()
+    unit = size_unit_name(settings)
+    shown = ", ".join(str(i) for i, _n in tiny[:5]) + (", ..." if len(tiny) > 5 else "")
+    return (
+        f"{len(tiny):,} chunk(s) far below the size (index {shown}; the smallest has "
+        f"{min(n for _i, n in tiny):,} {unit}): under a twentieth of the chunk size of "
+        f"{size:,} {unit}, too little to retrieve on its own; merge them into a neighbour "
+        "or choose another preset or mode.",
+    )
