@@ -24,8 +24,9 @@ class Source:
         self._changed = changed
         self.area = by_id("source-text")
         self.text = str(self.area.value)  # the last accepted text
-        # the sample the HTML holds (a text pasted while the page started is not it)
-        self.sample = str(self.area.defaultValue)
+        # the sample the HTML holds, a text area's content (its defaultValue): a text
+        # pasted while the page started is not it
+        self.sample = str(self.area.textContent) or self.text
         self.refused = ""  # a text refused for its length only, offered cut to the limit
         self.file_name = ""  # the file the text was imported from ("": typed or the sample)
         self.imports = 0  # documents imported (Browse, drop): each replaces the text

@@ -83,10 +83,6 @@ class Node(Element):
         self.focused = False
 
     @property
-    def defaultValue(self) -> str:  # a text area's HTML content: what it held at first
-        return str(self.__dict__.setdefault("_default", self.value))
-
-    @property
     def classList(self) -> Any:
         classes = self.classes
         return types.SimpleNamespace(
