@@ -11,7 +11,7 @@ groups of sentences, for every breakpoint type, amount, window and minimum size;
 binds, every one of its breakpoints is still a cut of ours.
 
 One documented difference: with exactly two sentences and the gradient type, LangChain's
-guard returns each sentence alone; SPEC.md says no breakpoint (one chunk), as for one
+guard returns each sentence alone; docs/decisions.md says no breakpoint (one chunk), as for one
 sentence.
 """
 
