@@ -1,4 +1,4 @@
-"""The Evidence check panel, driven through its labels (issue 19): questions from a
+"""The Evidence check panel, driven through its labels: questions from a
 selection or a pasted excerpt, import and export, a cut excerpt following the size, the
 evidence figures of the comparison rows, and the page's figures equal to the CLI's."""
 
