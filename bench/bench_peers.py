@@ -27,11 +27,18 @@ folder of the run in tiktoken's format (tiktoken checks OpenAI's sha256 of it), 
 benchmark runs offline. The peers are benchmark-only dependencies, pinned in
 bench/requirements-peers.txt; a library that is not installed is skipped and named.
 
+With ``--cli``, the command line too, on the same files and settings with every figure
+its JSONL records carry (offsets, lines, tokens, damage, sentences): ``python -m
+chunker_py --size-unit tokens --size 256 --overlap 0 --no-limits --jobs N`` (output to
+/dev/null), with ``--jobs 1`` and ``--jobs 2``: the CPU of all its processes (start-up
+included; the start-up alone is measured on a one-line file), its wall time, and the
+speed-up of two jobs over one.
+
 Corpora: each argument is a folder (its ``*.md`` and ``*.txt`` files) or a file; the
 repository's own Markdown (every tracked ``*.md``) is always added as one more corpus
 (``--no-repository``: left out).
 
-    python bench/bench_peers.py /work/chroma-eval/data/corpora [--runs 5]
+    python bench/bench_peers.py /work/chroma-eval/data/corpora [--runs 5] [--cli]
 """
 
 from __future__ import annotations
@@ -265,6 +272,52 @@ def run(library: str, files: list[str], env: dict[str, str]) -> dict[str, Any]:
     return dict(json.loads(done.stdout.splitlines()[-1]))
 
 
+CLI_PROBE = (
+    "import resource, subprocess, sys, time\n"
+    "t0 = time.perf_counter()\n"
+    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+    "use = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(time.perf_counter() - t0, use.ru_utime + use.ru_stime)\n"
+)
+
+
+def run_cli(files: list[str], jobs: int, env: dict[str, str]) -> dict[str, Any]:
+    """Wall and CPU seconds (all its processes) of one command line run."""
+    command = [sys.executable, "-m", "chunker_py", *files, "--no-limits", "--quiet"]
+    command += ["--size-unit", "tokens", "--size", str(SIZE), "--overlap", "0"]
+    command += ["--tokenizer", ENCODING, "--jobs", str(jobs)]
+    done = subprocess.run(
+        [sys.executable, "-c", CLI_PROBE, *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=env,
+    )
+    wall, cpu = map(float, done.stdout.split())
+    return {"wall": wall, "cpu": cpu}
+
+
+def report_cli(
+    figures: dict[str, list[dict[str, Any]]], cli: dict[str, list[dict[str, Any]]]
+) -> None:
+    library = statistics.median(r["cpu"] for r in figures["chunker_py"])
+    start = statistics.median(r["cpu"] for r in cli["start-up"])
+    print("\n| command line (JSONL, every figure) | CPU (median) | CPU - start-up "
+          "| / library call | wall (median) |")  # fmt: skip
+    print("|---|---|---|---|---|")
+    for key, runs in cli.items():
+        cpu = statistics.median(r["cpu"] for r in runs)
+        wall = statistics.median(r["wall"] for r in runs)
+        net = cpu - start if key != "start-up" else cpu
+        print(f"| {key} | {cpu:.3f} s | {net:.3f} s | {net / library:.2f} | {wall:.3f} s |")
+    one = [r["wall"] for r in cli["--jobs 1"]]
+    two = [r["wall"] for r in cli["--jobs 2"]]
+    speedups = sorted(a / b for a, b in zip(one, two, strict=True))
+    print(f"\n--jobs 2 over --jobs 1 (wall, per round): median "
+          f"{statistics.median(speedups):.2f}x, {speedups[0]:.2f}-{speedups[-1]:.2f}x")  # fmt: skip
+
+
 def report(name: str, files: list[str], figures: dict[str, list[dict[str, Any]]]) -> None:
     code_points = sum(len(Path(f).read_text(encoding="utf-8")) for f in files)
     print(f"\n## {name}: {len(files)} files, {code_points:,} code points")
@@ -288,6 +341,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5, help="fresh processes per library")
     parser.add_argument("--no-repository", action="store_true", help="leave out the repo's .md")
     parser.add_argument("--only", nargs="+", choices=list(LIBRARIES), help="these libraries")
+    parser.add_argument("--cli", action="store_true", help="the command line too, jobs 1 and 2")
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -308,13 +362,22 @@ def main() -> None:
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         python = sys.version.split()[0]
         print(f"{when}, load {os.getloadavg()[0]:.2f}, Python {python}, {args.runs} runs")
+        one_line = Path(folder) / "one-line.txt"
+        one_line.write_text("A short text.\n", encoding="utf-8")
         for name, files in corpora:
             figures: dict[str, list[dict[str, Any]]] = {lib: [] for lib in libraries}
+            cli: dict[str, list[dict[str, Any]]] = {"start-up": [], "--jobs 1": [], "--jobs 2": []}
             for round_ in range(args.runs):
                 order = libraries[round_ % len(libraries) :] + libraries[: round_ % len(libraries)]
                 for library in order:
                     figures[library].append(run(library, files, env))
+                if args.cli:
+                    cli["start-up"].append(run_cli([str(one_line)], 1, env))
+                    cli["--jobs 1"].append(run_cli(files, 1, env))
+                    cli["--jobs 2"].append(run_cli(files, 2, env))
             report(name, files, figures)
+            if args.cli:
+                report_cli(figures, cli)
         print(f"\nload at the end {os.getloadavg()[0]:.2f}")
 
 

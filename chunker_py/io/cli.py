@@ -95,9 +95,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--tiktoken",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         help="count cl100k_base and o200k_base tokens with the tiktoken package (pip install "
-        "tiktoken): the same counts as the default pure-Python ones, in less time",
+        "tiktoken; the default when it is installed) or, with --no-tiktoken, in pure Python "
+        "as the page does: the same counts either way",
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -396,8 +397,8 @@ def execute(
             skip_question(message)
     tally = Tally()
     tasks = _tasks(args, sources, settings, rules, metadata, asked, report, tally, skip_question)
-    if args.tiktoken:
-        use_tiktoken()
+    if args.tiktoken is not None:
+        use_tiktoken(args.tiktoken)
     _check_dependencies({t.settings.tokenizer for t in tasks})
     _install_embedder(tasks, args.format)
     if args.format == "sweep":  # one sweep over every file, here

@@ -19,6 +19,7 @@ from ..engine.limits import MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE_POINTS
 from ..engine.merge import Job, Sink
 from ..engine.spans import Span
 from ..measures.damage import Damage, assess, text_facts
+from ..sizing.tokens import token_sizer
 from ..text.documents import check_length
 from ..tokenizers import get_tokenizer
 from .cache import text_index
@@ -71,8 +72,8 @@ class Analysis:
     def tokens(self) -> tuple[int, ...]:
         """Each chunk's token count with the settings' tokenizer, computed on first use
         (never by ``analyse``: the first result does not wait for a rank file)."""
-        count = get_tokenizer(self.settings.tokenizer).count
-        return tuple(count(self.text[s.start : s.end]) for s in self.spans)
+        sizer = token_sizer(self.settings.tokenizer)  # its span counts, if any
+        return tuple(sizer.length(self.text, s.start, s.end) for s in self.spans)
 
     def token_steps(self) -> Iterator[int]:
         """Each chunk's tokens counted in steps (the work done, as ``count_steps`` yields

@@ -4,13 +4,12 @@ and the windows of a fixed number of tokens (Token window mode, and Fixed size i
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from itertools import pairwise
 
 from ..engine.index import TextIndex, per_text
 from ..engine.merge import Job
 from ..engine.spans import window_count
 from ..tokenizers import get_tokenizer
-from ..tokenizers.base import Tokenizer
+from ..tokenizers.base import SpanCounter, Tokenizer
 
 
 class TokenSizer:
@@ -22,23 +21,39 @@ class TokenSizer:
     def __init__(self, tokenizer: Tokenizer) -> None:
         self.tokenizer = tokenizer
         self.name = tokenizer.name
+        # the last text measured and its span counter, if the tokenizer has one
+        self._spans: tuple[str, SpanCounter | None] = ("", None)
 
     def length(self, text: str, start: int, end: int) -> int:
-        return self.tokenizer.count(text[start:end])
+        spans = self._span_counts(text)
+        if spans is None:
+            return self.tokenizer.count(text[start:end])
+        return spans.count(start, end)
 
     def lengths(self, text: str, bounds: Sequence[int]) -> list[int]:
-        count = self.tokenizer.count
-        return [count(text[a:b]) for a, b in pairwise(bounds)]
+        spans = self._span_counts(text)
+        if spans is None:
+            return self.tokenizer.piece_counts(text, bounds)
+        return spans.piece_counts(bounds)
+
+    def _span_counts(self, text: str) -> SpanCounter | None:
+        last, spans = self._spans
+        if last is not text:
+            spans = self.tokenizer.span_counts(text)
+            self._spans = (text, spans)
+        return spans
 
 
 _SIZERS: dict[str, TokenSizer] = {}
 
 
 def token_sizer(name: str) -> TokenSizer:
-    """The engine's sizer for tokens of ``name`` (one per name)."""
+    """The engine's sizer for tokens of ``name`` (one per tokenizer: a new one when
+    ``use_tiktoken`` has changed the registry's)."""
+    tokenizer = get_tokenizer(name)
     sizer = _SIZERS.get(name)
-    if sizer is None:
-        sizer = _SIZERS[name] = TokenSizer(get_tokenizer(name))
+    if sizer is None or sizer.tokenizer is not tokenizer:
+        sizer = _SIZERS[name] = TokenSizer(tokenizer)
     return sizer
 
 

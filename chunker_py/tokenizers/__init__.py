@@ -8,11 +8,16 @@
 Character classes come from frozen tables (never ``unicodedata``, whose Unicode version
 differs between CPython and Pyodide); rank files and the vocabulary are package data,
 read on first use of their encoding.
+
+In CPython with the tiktoken package installed, cl100k_base and o200k_base count with it
+by default (``native.py``: the same counts, a fraction of the time); the page, and CPython
+without tiktoken, count in pure Python. ``use_tiktoken(False)`` chooses the pure counts.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from collections.abc import Callable, Generator
 
 from ..engine.errors import SettingError
@@ -28,6 +33,10 @@ TOKENIZERS: dict[str, str] = {
 
 
 def _bpe(name: str) -> Tokenizer:
+    if tiktoken_counts():
+        from .native import NativeBpeTokenizer
+
+        return NativeBpeTokenizer(name)
     from .bpe import BpeTokenizer
 
     return BpeTokenizer(name)
@@ -53,6 +62,9 @@ _FACTORIES: dict[str, Callable[[str], Tokenizer]] = {
     "words": _words,
 }
 _CACHE: dict[str, Tokenizer] = {}
+# whether tiktoken counts cl100k_base and o200k_base (None: not decided yet, see
+# ``tiktoken_counts``)
+_TIKTOKEN: dict[str, bool] = {}
 _FILES: dict[str, bytes] = {}  # the contents of each tokenizer.json added
 
 
@@ -105,21 +117,35 @@ def check_tokenizer_size(size: int) -> None:
     check(size)
 
 
-def use_tiktoken() -> None:
-    """Count cl100k_base and o200k_base with the tiktoken package from now on, in this
-    process and the processes it forks (the CLI's ``--tiktoken``; the same counts, a
-    fraction of the time; token ends stay pure Python). A SettingError when tiktoken is
-    not installed."""
-    if importlib.util.find_spec("tiktoken") is None:
+def tiktoken_installed() -> bool:
+    """Whether the tiktoken package can count here (CPython with it installed; never in
+    Pyodide, where the page keeps its pure-Python tokenizers)."""
+    return sys.platform != "emscripten" and importlib.util.find_spec("tiktoken") is not None
+
+
+def tiktoken_counts() -> bool:
+    """Whether cl100k_base and o200k_base count with the tiktoken package: by default
+    exactly when it is installed (``tiktoken_installed``), unless ``use_tiktoken`` said."""
+    chosen = _TIKTOKEN.get("chosen")
+    if chosen is None:
+        chosen = _TIKTOKEN["chosen"] = tiktoken_installed()
+    return chosen
+
+
+def use_tiktoken(enabled: bool = True) -> None:
+    """Count cl100k_base and o200k_base with the tiktoken package (``enabled``, the default
+    in CPython when it is installed; the CLI's ``--tiktoken``) or in pure Python, as the
+    page does (``--no-tiktoken``), from now on, in this process and the processes it
+    forks. The same counts either way; token ends stay pure Python. A SettingError when
+    tiktoken is asked for and not installed."""
+    if enabled and not tiktoken_installed():
         raise SettingError(
             "--tiktoken needs the tiktoken package: pip install tiktoken (or leave the "
             "option out: the pure-Python counts are the same).",
             field="tokenizer",
         )
-    from .native import NativeBpeTokenizer
-
+    _TIKTOKEN["chosen"] = enabled
     for name in ("cl100k_base", "o200k_base"):
-        _FACTORIES[name] = NativeBpeTokenizer
         _CACHE.pop(name, None)
 
 
@@ -136,6 +162,8 @@ __all__ = [
     "add_tokenizer_json_in_steps",
     "check_tokenizer_size",
     "get_tokenizer",
+    "tiktoken_counts",
+    "tiktoken_installed",
     "tokenizer_loaded",
     "use_tiktoken",
 ]

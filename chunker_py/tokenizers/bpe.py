@@ -27,8 +27,9 @@ from __future__ import annotations
 import heapq
 import re
 from bisect import bisect_left
-from collections.abc import Generator, Iterator
-from itertools import accumulate, islice, pairwise
+from collections.abc import Generator, Sequence
+from itertools import accumulate, compress, count, islice, pairwise, repeat
+from operator import add, is_
 from typing import TypeVar, cast
 
 from . import unicode_classes as uc
@@ -42,6 +43,8 @@ LONG_PIECE = 96  # bytes; longer pieces merge with a heap (O(n log n)) instead o
 _SPACE_AFTER_SPACE = re.compile(r"\s ")
 # a space after any other character: a piece starts there (``_count_words_steps``)
 _CUT = re.compile(r"(?<=\S) ")
+# each white space character a space follows (the spaces ``_CUT`` leaves)
+_WHITE_BEFORE_SPACE = re.compile(r"\s(?= )")
 
 
 # The split patterns run over class codes, not over the text: each code point is first
@@ -253,7 +256,7 @@ def merge_long_steps(piece: bytes, ranks: dict[bytes, int]) -> Generator[int, No
 V = TypeVar("V")
 
 
-def _put(cache: dict[str, V], key: str, value: V) -> None:
+def put_bounded(cache: dict[str, V], key: str, value: V) -> None:
     """Cache ``value``, emptying the cache first when it holds ``PIECE_CACHE`` entries."""
     if len(cache) >= PIECE_CACHE:
         cache.clear()
@@ -301,11 +304,34 @@ class BpeTokenizer(Tokenizer):
             lengths = tuple(merge_short(data, ranks))
         else:
             lengths = tuple((yield from merge_long_steps(data, ranks)))
-        _put(self._pieces, piece, lengths)
+        put_bounded(self._pieces, piece, lengths)
         return lengths
 
     def _count(self, text: str) -> int:
         return drive(self._count_steps(text))
+
+    def piece_counts(self, text: str, bounds: Sequence[int]) -> list[int]:
+        """The pieces' counts; pieces cut at single spaces (the Recursive rule's " "
+        separator: each piece after the first is a space and a word without spaces) count
+        as their words in the word cache say, in C-level passes (a long passage's words
+        are most of the pieces the rule measures)."""
+        later = self.spaced_word_counts(text, bounds)
+        if later is None:
+            return super().piece_counts(text, bounds)
+        return [self.count(text[bounds[0] : bounds[1]]), *later]
+
+    def spaced_word_counts(self, text: str, bounds: Sequence[int]) -> list[int] | None:
+        """The counts of the pieces after the first if each is a space and a word without
+        spaces (from the word cache), else None."""
+        pieces = len(bounds) - 1
+        if pieces > 2:
+            passage = text[bounds[1] : bounds[-1]]
+            starts = "".join(map(text.__getitem__, islice(bounds, 1, pieces)))
+            if passage.count(" ") == pieces - 1 and starts == " " * (pieces - 1):
+                words = passage.split(" ")
+                del words[0]  # "": the passage starts with a space
+                return drive(self._word_counts_steps(words))
+        return None
 
     def _count_steps(self, text: str) -> Generator[int, None, int]:
         if _SPACE_AFTER_SPACE.search(text) is None:  # every space starts a piece
@@ -339,21 +365,36 @@ class BpeTokenizer(Tokenizer):
         head = self._heads.get(first)
         if head is None:
             head = yield from self._count_text_steps(first)
-            _put(self._heads, first, head)
+            put_bounded(self._heads, first, head)
+        later = words[1:]
+        counts = list(map(self._words.get, later))
+        if None in counts:
+            return head + sum((yield from self._fill_word_counts_steps(later, counts)))
+        return head + sum(cast("list[int]", counts))
+
+    def _word_counts_steps(self, words: list[str]) -> Generator[int, None, list[int]]:
+        """The count of a space and each word, from the word cache or counted."""
+        counts = list(map(self._words.get, words))
+        if None in counts:
+            return (yield from self._fill_word_counts_steps(words, counts))
+        return cast("list[int]", counts)
+
+    def _fill_word_counts_steps(
+        self, words: list[str], counts: list[int | None]
+    ) -> Generator[int, None, list[int]]:
+        """``counts`` (the word cache's, None where a word is missing) completed: each
+        missing word counted once, in order, and cached. C-level passes but for those."""
+        missing = dict.fromkeys(compress(words, map(is_, counts, repeat(None))), 0)
+        for word in missing:
+            missing[word] = yield from self._count_text_steps(" " + word)
+        self._cache_words(missing)
+        return list(map(missing.get, words, counts))  # type: ignore[arg-type]
+
+    def _cache_words(self, counts: dict[str, int]) -> None:
         cache = self._words
-        try:
-            later = map(cache.get, islice(words, 1, None))
-            return head + sum(cast("Iterator[int]", later))  # a None raises
-        except TypeError:
-            pass
-        total = head
-        for word in islice(words, 1, None):
-            count = cache.get(word)
-            if count is None:
-                count = yield from self._count_text_steps(" " + word)
-                _put(cache, word, count)
-            total += count
-        return total
+        if len(cache) + len(counts) > PIECE_CACHE:
+            cache.clear()
+        cache.update(counts)
 
     def _count_text_steps(self, text: str) -> Generator[int, None, int]:
         """A text's count from its pieces (the split pattern over the whole text)."""
@@ -409,6 +450,92 @@ class BpeTokenizer(Tokenizer):
             char_ends = list(accumulate(utf8_length(ch) for ch in piece))
             ends.extend(start + bisect_left(char_ends, end) + 1 for end in accumulate(lengths))
         return ends
+
+
+class SpanCounts:
+    """The count of any span of one text in O(log n): the sum ``_count_words_steps`` makes
+    for the span's text (its first word's count, then each later word's with the space
+    before it), from the whole text's words, looked up or counted once. Words here are
+    cut at the spaces that follow a character other than white space (``_CUT``: every
+    space, when no space follows white space), which, by ``_count_words_steps``' argument,
+    start pieces in any span that holds the character before them too; a span that starts
+    at such a space takes it as a first word "" and that space's word, the same count.
+    The same counts as ``count`` (tests/core/tokenizers/test_span_counts.py), with no pass
+    over a span's words: the Recursive rule measures every piece at every level, then each
+    chunk.
+    """
+
+    def __init__(self, tokenizer: BpeTokenizer, text: str) -> None:
+        self._tokenizer = tokenizer
+        self._text = text
+        words = text.split(" ")
+        # the offset of each cut (a space); word i + 1 follows cut i
+        spaces = list(map(add, accumulate(map(len, islice(words, len(words) - 1))), count()))
+        if _SPACE_AFTER_SPACE.search(text) is not None:
+            # the few spaces after white space are no cuts: the words around them join
+            # (what ``_CUT.split`` gives, without its look-behind over the whole text)
+            keep = bytearray(b"\x01") * len(spaces)
+            for match in _WHITE_BEFORE_SPACE.finditer(text):
+                keep[bisect_left(spaces, match.end())] = 0
+            spaces = list(compress(spaces, keep))
+            starts = [0, *map((1).__add__, spaces)]
+            words = list(map(text.__getitem__, map(slice, starts, [*spaces, len(text)])))
+        self._spaces = spaces
+        # the count of cut i and the word after it, and their sums before cut i
+        self._later = drive(tokenizer._word_counts_steps(words[1:]))
+        self._sums = list(accumulate(self._later, initial=0))
+
+    def count(self, start: int, end: int) -> int:
+        """The count of ``text[start:end]``."""
+        spaces = self._spaces
+        first = bisect_left(spaces, start)
+        last = bisect_left(spaces, end, first) - 1
+        if last < first:
+            return self._head(self._text[start:end])
+        total = self._head(self._text[start : spaces[first]]) + self._sums[last] - self._sums[first]
+        return total + self._word(last, end)
+
+    def piece_counts(self, bounds: Sequence[int]) -> list[int]:
+        """The counts of the pieces ``bounds[i]..bounds[i + 1]``: where each piece but the
+        first is a space and one word (the Recursive rule's " " separator), a slice of
+        the words' counts; else span by span."""
+        pieces = len(bounds) - 1
+        spaces = self._spaces
+        if pieces > 2:
+            first = bisect_left(spaces, bounds[1])
+            after = first + pieces - 1  # the space after the last piece's, if any
+            if spaces[first:after] == bounds[1:pieces] and (
+                after >= len(spaces) or spaces[after] >= bounds[pieces]
+            ):
+                return [
+                    self.count(bounds[0], bounds[1]),
+                    *self._later[first : after - 1],
+                    self._word(after - 1, bounds[pieces]),
+                ]
+        later = self._tokenizer.spaced_word_counts(self._text, bounds)
+        if later is not None:  # spaces that are not cuts (they follow white space)
+            return [self.count(bounds[0], bounds[1]), *later]
+        return [self.count(a, b) for a, b in pairwise(bounds)]
+
+    def _word(self, space: int, end: int) -> int:
+        """The count of space ``space`` and what follows it up to ``end`` (no space)."""
+        spaces = self._spaces
+        word_end = spaces[space + 1] if space + 1 < len(spaces) else len(self._text)
+        if end == word_end:
+            return self._later[space]
+        word = self._text[spaces[space] + 1 : end]
+        count = self._tokenizer._words.get(word)
+        if count is None:
+            count = drive(self._tokenizer._word_counts_steps([word]))[0]
+        return count
+
+    def _head(self, word: str) -> int:
+        heads = self._tokenizer._heads
+        count = heads.get(word)
+        if count is None:
+            count = drive(self._tokenizer._count_text_steps(word))
+            put_bounded(heads, word, count)
+        return count
 
 
 def utf8_length(char: str) -> int:

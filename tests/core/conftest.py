@@ -12,6 +12,13 @@ import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
+from chunker_py.tokenizers import use_tiktoken
+
+# The core tests count cl100k_base and o200k_base in pure Python, as the page does, also in
+# CPython where tiktoken would count by default: the pure counts are what they guard.
+# tests/core/tokenizers/test_native.py checks tiktoken's counts against them.
+use_tiktoken(False)
+
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

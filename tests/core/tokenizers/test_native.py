@@ -1,5 +1,6 @@
-"""--tiktoken: cl100k_base and o200k_base counted by the tiktoken package count exactly as
-the pure-Python tokenizers do (CPython only: tiktoken is native)."""
+"""cl100k_base and o200k_base counted by the tiktoken package (CPython's default when it is
+installed, the CLI's --tiktoken) count exactly as the pure-Python tokenizers do (CPython
+only: tiktoken is native)."""
 
 from __future__ import annotations
 
@@ -67,14 +68,36 @@ def test_the_repository_documents_chunks_count_alike(name: str) -> None:
     assert counted > 500
 
 
-def test_use_tiktoken_makes_the_registry_count_with_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry, "_FACTORIES", dict(registry._FACTORIES))
+def test_tiktoken_counts_by_default_where_it_is_installed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(registry, "_TIKTOKEN", {})
     monkeypatch.setattr(registry, "_CACHE", {})
+    assert registry.tiktoken_counts()
+    assert type(registry.get_tokenizer("cl100k_base")) is NativeBpeTokenizer
+    assert type(registry.get_tokenizer("o200k_base")) is NativeBpeTokenizer
+    assert type(registry.get_tokenizer("words")).__name__ == "WordsTokenizer"
+
+
+def test_without_tiktoken_the_default_is_the_pure_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(registry, "_TIKTOKEN", {})
+    monkeypatch.setattr(registry, "_CACHE", {})
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None)
+    assert type(registry.get_tokenizer("cl100k_base")) is BpeTokenizer
+
+
+def test_use_tiktoken_switches_the_registry_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_TIKTOKEN", {})
+    monkeypatch.setattr(registry, "_CACHE", {})
+    registry.use_tiktoken(False)
     assert type(registry.get_tokenizer("o200k_base")) is BpeTokenizer
     registry.use_tiktoken()
     assert type(registry.get_tokenizer("cl100k_base")) is NativeBpeTokenizer
     assert type(registry.get_tokenizer("o200k_base")) is NativeBpeTokenizer
-    assert type(registry.get_tokenizer("words")).__name__ == "WordsTokenizer"
+    registry.use_tiktoken(False)
+    assert type(registry.get_tokenizer("cl100k_base")) is BpeTokenizer
 
 
 def test_without_tiktoken_the_option_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -84,7 +107,7 @@ def test_without_tiktoken_the_option_is_one_clear_error(monkeypatch: pytest.Monk
 
 
 @pytest.mark.subprocess
-def test_the_command_line_writes_the_same_bytes_with_tiktoken(tmp_path: Path) -> None:
+def test_the_command_line_writes_the_same_bytes_with_or_without_tiktoken(tmp_path: Path) -> None:
     for n, path in enumerate(DOCUMENTS[:4]):
         (tmp_path / f"{n}{path.suffix}").write_bytes(path.read_bytes())
     for extra in ([], ["--tokenizer", "o200k_base", "--size-unit", "tokens", "--size", "80"]):
@@ -94,6 +117,23 @@ def test_the_command_line_writes_the_same_bytes_with_tiktoken(tmp_path: Path) ->
                  *extra, *native],
                 capture_output=True, cwd=ROOT, check=True, timeout=300,
             ).stdout
-            for native in ([], ["--tiktoken"])
+            for native in (["--no-tiktoken"], [], ["--tiktoken"])
         ]  # fmt: skip
-        assert runs[0] == runs[1] and runs[0].count(b"\n") > 100
+        assert runs[0] == runs[1] == runs[2] and runs[0].count(b"\n") > 100
+
+
+@given(text=token_texts | WORDY | st.sampled_from(sorted(CORPUS.values())), data=st.data())
+@example(text="a\t \nb  c \u3000 d", data=None)
+@pytest.mark.parametrize("name", NAMES)
+def test_span_counts_with_tiktoken_count_as_tiktoken(
+    name: str, text: str, data: st.DataObject | None
+) -> None:
+    """What a split measures in CPython (``SpanCounts`` over the tiktoken tokenizer's
+    caches) against tiktoken's count of each span's text."""
+    spans = NATIVE[name].span_counts(text)
+    ends = st.integers(0, len(text))
+    pairs = [(0, len(text))]
+    if data is not None:
+        pairs += data.draw(st.lists(st.tuples(ends, ends).map(sorted), max_size=8))
+    for start, end in pairs:
+        assert spans.count(start, end) == tiktoken_count(name, text[start:end]), (start, end)
