@@ -44,6 +44,7 @@ from preview import Preview
 from pyodide.ffi import create_once_callable
 from readiness import Readiness, Verdict
 from records import Records
+from semantic_curve import DistanceCurve
 from settings import Controls, ControlsView
 from source import Source
 from summary import Figures, TokenFigures
@@ -91,6 +92,7 @@ class Page:
         # chunk map and copy as code
         self.chunk_map = ChunkMap(self._choose_chunk)
         self.copy_code = CopyCode()
+        self.semantic_curve = DistanceCurve()  # Semantic mode's distances
         self.pending = False  # a recompute is scheduled for the next frame
         self.computed_this_frame = False
         self.last_update = float("-inf")  # performance.now() of the last update shown
@@ -247,6 +249,7 @@ class Page:
         self.chart_view = TradeoffView()  # this result's: filled in after the paint
         if result is None:
             self.result = None
+            self.semantic_curve.show(None)
             self.sizes.show(None)
             self.damage_group.show(None)
             self.comparison_view = ComparisonView()
@@ -257,6 +260,7 @@ class Page:
             self.result = result
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
+            steps.append(lambda: self.semantic_curve.show(result))
             steps.append(lambda: self._drive(generation, self._tokens(result)))
             # damage's text facts (Markdown parse, sentences) one task each, then damage
             facts = result.damage_steps()
