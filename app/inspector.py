@@ -406,6 +406,18 @@ class Page:
         self.root.dataset.comparison = "ready"
         yield from self.sweep.work(result, self.evidence.questions)
 
+    def _other_modes(self, text: str, chosen: Settings) -> Iterator[None]:
+        """Semantic mode waits for the model's vectors: the comparison shows the other
+        modes' rows meanwhile (its Semantic row says that it waits), one row per step."""
+        rows: list[Row] = []
+        for row in compare_row_steps(text, chosen):
+            if row is not None:
+                rows.append(row)
+            yield
+        self.comparison_view = ComparisonView(rows)
+        self.comparison.show(self.comparison_view)
+        self.root.dataset.comparison = "ready"
+
     def _map_selection(self) -> tuple[int, int] | None:
         """Text selected in the chunk map, when the map's view is of the current text."""
         shown = self.map_view.analysis
@@ -599,6 +611,11 @@ class Page:
             result = analyse(text, chosen, with_tradeoffs=False)
         except EmbeddingsPending as waiting:  # Semantic mode before the model's vectors
             self._show(None, waiting.message, chosen, notes=notes)
+            generation = self.generation
+            self.compare_timer = after_paint(
+                lambda: self._drive(generation, self._other_modes(text, chosen)),
+                COMPARE_DELAY_MS,
+            )
             return
         chart_job = (text, chosen, result.count)
         if result.error is not None:
