@@ -44,6 +44,7 @@ from preview import Preview
 from pyodide.ffi import create_once_callable
 from readiness import Readiness, Verdict
 from records import Records
+from semantic import WaitingEmbedder
 from semantic_curve import DistanceCurve
 from settings import Controls, ControlsView
 from source import Source
@@ -54,7 +55,7 @@ from tokenizer_file import TokenizerFile
 import chunker_py
 from chunker_py import ChunkerError, Row, Settings, analyse, parse_settings
 from chunker_py.config.links import settings_from_fragment
-from chunker_py.embedding.supply import EmbeddingsPending
+from chunker_py.embedding.supply import EmbeddingsPending, use_embedder
 from chunker_py.measures.evidence import Evidence
 from chunker_py.pipeline.analysis import tradeoffs
 from chunker_py.pipeline.units import size_unit_name, sizer_for
@@ -121,6 +122,9 @@ class Page:
         # Semantic and Hybrid retrieval: the model in a worker, its vectors kept by text
         self.embeddings = Embeddings(self._vectors_arrived)
         self.sweep = SweepPanel(self._apply_row)
+        # Semantic mode's vectors are the model's, kept by text (app/semantic.py)
+        use_embedder(WaitingEmbedder(self.embeddings.vectors))
+        self.semantic_waits = False
         self.evidence = EvidencePanel(  # Evidence check
             self.source,
             apply_row=self._apply_row,
@@ -611,6 +615,8 @@ class Page:
             result = analyse(text, chosen, with_tradeoffs=False)
         except EmbeddingsPending as waiting:  # Semantic mode before the model's vectors
             self._show(None, waiting.message, chosen, notes=notes)
+            self.semantic_waits = True  # split again when the vectors arrive
+            self.embeddings.request(waiting.texts)
             generation = self.generation
             self.compare_timer = after_paint(
                 lambda: self._drive(generation, self._other_modes(text, chosen)),
@@ -677,6 +683,10 @@ class Page:
         (for the result shown; a newer edit's own run asks for its own)."""
         generation = self.generation
         after_paint(lambda: self._drive(generation, self.evidence.again()))
+        if self.semantic_waits:  # Semantic mode's windows are embedded: split again
+            self.semantic_waits = False
+            self.computed = None
+            self.changed()
 
 
 def same_chunks(old: chunker_py.Analysis | None, new: chunker_py.Analysis | None) -> bool:

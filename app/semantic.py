@@ -13,13 +13,33 @@ because each label is escaped here first).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from chunker_py import Settings
-from chunker_py.embedding import MODEL_NAME
+from chunker_py.embedding import MODEL_NAME, Vector
+from chunker_py.embedding.supply import EmbeddingsPending
 from chunker_py.embedding.thresholds import DEFAULT_AMOUNTS
 
 HUB_NAME = f"sentence-transformers/{MODEL_NAME}"
+
+
+class WaitingEmbedder:
+    """Semantic mode's embedder in the page: the vectors the model's worker has made
+    (app/embeddings.py keeps them by text, so an edit embeds only the windows whose text
+    changed). A window without its vector yet raises ``EmbeddingsPending`` naming every
+    one missing: the page asks the worker for them and splits again when they arrive."""
+
+    def __init__(self, vectors: Mapping[str, Vector]) -> None:
+        self.vectors = vectors
+
+    def embed(self, texts: Sequence[str]) -> list[Vector]:
+        missing = [text for text in texts if text not in self.vectors]
+        if missing:
+            raise EmbeddingsPending(missing)
+        return [self.vectors[text] for text in texts]
+
+
 WORDS_SHOWN = 8
 
 
