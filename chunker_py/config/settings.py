@@ -158,6 +158,30 @@ TOP_K = Field(
     widget="number",
     recorded=False,
 )
+# The Evidence check's ranking (docs/decisions.md "Retrieval choices"): BM25, the embedding
+# model, or both fused; not a splitting setting, so records do not carry it.
+RETRIEVALS = {
+    "bm25": "Lexical (BM25)",
+    "dense": "Semantic (all-MiniLM-L6-v2)",
+    "hybrid": "Hybrid (reciprocal rank fusion)",
+}
+RETRIEVAL = Field(
+    "retrieval",
+    "Retrieval",
+    "choice",
+    "bm25",
+    choice_reader("retrieval", "Retrieval", RETRIEVALS),
+    help="Evidence check: how chunks are ranked for a question: BM25 (lexical), the "
+    "all-MiniLM-L6-v2 embedding model (semantic, run on this machine), or reciprocal rank "
+    "fusion of the two (hybrid).",
+    link="ret",
+    cli_help="Evidence check: bm25 (default), dense (all-MiniLM-L6-v2 embeddings) or hybrid "
+    "(reciprocal rank fusion of the two)",
+    choices=RETRIEVALS,
+    group="advanced",
+    widget="select",
+    recorded=False,
+)
 # The Evidence check's context budget: when set, retrieval takes chunks in rank order up to
 # this many tokens instead of the top k (docs/decisions.md "Context budget"); empty: top k.
 BUDGET = Field(
@@ -193,7 +217,7 @@ SOURCE_NAME = Field(
 
 # Every setting, in the order the page shows them and links write them.
 FIELDS: dict[str, Field] = {
-    f.key: f for f in (*COMMON_FIELDS, *option_fields(), TOP_K, BUDGET, SOURCE_NAME)
+    f.key: f for f in (*COMMON_FIELDS, *option_fields(), TOP_K, BUDGET, RETRIEVAL, SOURCE_NAME)
 }
 OPTION_KEYS = tuple(f.key for f in option_fields())
 # A field that matters only while another field has a given value.
@@ -221,6 +245,7 @@ class Settings:
         tokenizer: str = "cl100k_base",
         top_k: int = 5,
         budget: int | None = None,
+        retrieval: str = "bm25",
         **options: Any,
     ) -> None:
         options["separators"] = separators
@@ -240,6 +265,7 @@ class Settings:
         if budget is not None:
             _check_whole(budget, "budget", 1, MAX_BUDGET)
         values["budget"] = budget
+        values["retrieval"] = FIELDS["retrieval"].read(retrieval)
         for key in OPTION_KEYS:
             field = FIELDS[key]
             values[key] = field.read(options.pop(key)) if key in options else field.default
@@ -280,6 +306,10 @@ class Settings:
     @property
     def top_k(self) -> int:
         return int(self._values["top_k"])
+
+    @property
+    def retrieval(self) -> str:
+        return str(self._values["retrieval"])
 
     @property
     def budget(self) -> int | None:

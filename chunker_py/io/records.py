@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterable
+import struct
+from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ..embedding import MODEL_NAME
 from ..measures.damage import ChunkDamage
 from ..pipeline.analysis import Analysis
 from ..pipeline.location import located
@@ -63,6 +65,47 @@ def _head(chunk: Chunk, analysis: Analysis) -> dict[str, Any]:
     if damage is not None:
         out["damage"] = damage.chunks[chunk.index].record()
     return out
+
+
+def to_jsonl_with_model(
+    analysis: Analysis,
+    metadata: Any = None,
+    unseen: Sequence[int] | None = None,
+    vectors: Sequence[Sequence[float] | None] | None = None,
+) -> str:
+    """``to_jsonl``'s records with what the embedding model adds: ``damage`` gains
+    ``beyond_model_window`` (the chunk's word pieces the model does not see) when
+    ``unseen`` is given; ``embedding`` (the chunk's 384 numbers, each the shortest decimal
+    that reads back as the same float32) and ``settings.embedding_model`` when ``vectors``
+    are."""
+    used = analysis.settings.record_settings()
+    if vectors is not None:
+        used["embedding_model"] = MODEL_NAME
+    tail: dict[str, Any] = {} if metadata is None else {"metadata": metadata}
+    tail["source"] = analysis.settings.source_name or None
+    tail["settings"] = used
+    shared = "," + json_line(tail)[1:] + "\n"
+    lines = []
+    for chunk in analysis.chunks:
+        out = _head(chunk, analysis)
+        if unseen is not None:
+            out["damage"] = {**out.get("damage", {}), "beyond_model_window": unseen[chunk.index]}
+        line = json_line(out)[:-1]
+        if vectors is not None:
+            vector = vectors[chunk.index]  # None: an empty chunk, never embedded
+            numbers = "null" if vector is None else "[" + ",".join(map(float32_text, vector)) + "]"
+            line += ',"embedding":' + numbers
+        lines.append(line + shared)
+    return "".join(lines)
+
+
+def float32_text(value: float) -> str:
+    """The shortest decimal that reads back as the same float32 as ``value``."""
+    for digits in range(6, 10):
+        text = f"{value:.{digits}g}"
+        if struct.unpack("<f", struct.pack("<f", float(text)))[0] == value:
+            return text
+    return repr(value)
 
 
 def json_line(value: Any) -> str:

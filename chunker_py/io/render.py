@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..config.settings import Settings
+from ..measures.model_window import KEY, PIECES_KEY, unseen_per_chunk, window_figures
+from ..measures.ranking import chunk_vectors, current_embedder, needs_model
 from ..pipeline.analysis import Analysis, analyse
 from ..pipeline.compare import compare
-from .records import json_line, to_csv, to_jsonl
+from .records import json_line, to_csv, to_jsonl, to_jsonl_with_model
 
 if TYPE_CHECKING:
+    from ..measures.damage import Damage
     from ..measures.evidence import Evidence, Question
     from .corpus import Output
 
@@ -65,7 +68,23 @@ def _render(
         if metadata is not None:
             summary["metadata"] = metadata
         return json_line(summary) + "\n", (_figures("", "", analysis, found),)
+    model = needs_model(settings.retrieval)
+    if model or output.embeddings:
+        vectors = None
+        if output.embeddings:
+            texts = [analysis.text[span.start : span.end] for span in analysis.spans]
+            vectors = chunk_vectors(texts, current_embedder())
+        unseen = unseen_per_chunk(analysis) if model else None
+        return to_jsonl_with_model(analysis, metadata, unseen, vectors), ()
     return to_jsonl(analysis, metadata), ()
+
+
+def _damage_figures(analysis: Analysis | None, damage: Damage | None) -> dict[str, int] | None:
+    """A result's damage figures; with dense or hybrid retrieval, the model's window too."""
+    figures = damage.figures() if damage else None
+    if figures is not None and analysis is not None and needs_model(analysis.settings.retrieval):
+        figures = {**figures, **window_figures(analysis)}
+    return figures
 
 
 def summary_record(analysis: Analysis) -> dict[str, Any]:
@@ -84,7 +103,7 @@ def summary_record(analysis: Analysis) -> dict[str, Any]:
         "tokens": analysis.token_summary.as_json() if analysis.token_summary else None,
         "warnings": list(analysis.warnings),
         "tradeoffs": [{"size": t.size, "count": t.count} for t in analysis.tradeoffs],
-        "damage": analysis.damage.figures() if analysis.damage else None,
+        "damage": _damage_figures(analysis, analysis.damage),
         "settings": analysis.settings.record_settings(),
     }
 
@@ -98,7 +117,7 @@ def _figures(key: str, label: str, analysis: Analysis, found: Evidence | None) -
         analysis.count,
         False,
         tokens.largest if tokens else None,
-        damage.figures() if damage else None,
+        _damage_figures(analysis, damage),
         found,
     )
 
@@ -119,12 +138,14 @@ def _compare_lines(
     figures = []
     for row in rows:
         out = {"source": source, **row.as_json()}
+        damage = _damage_figures(row.analysis, row.damage)
+        if damage is not None and KEY in damage:
+            out[KEY], out[PIECES_KEY] = damage[KEY], damage[PIECES_KEY]
         found = None
         if questions is not None:
             found = evidence_of(row.analysis, questions) if row.analysis else None
             out["evidence"] = found.summary() if found else None
         lines.append(json_line(out) + "\n")
-        damage = row.damage.figures() if row.damage else None
         figures.append(
             FileFigures(
                 row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found

@@ -7,6 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+from ..measures.model_window import KEY, PIECES_KEY
+
+WINDOW_KEYS = (KEY, PIECES_KEY)
+
 if TYPE_CHECKING:
     from ..measures.evidence import Evidence
     from .corpus import Done
@@ -89,6 +93,8 @@ class Tally:
                     "mid_word_edges": damage.get("mid_word_edges"),
                     "split_grapheme_edges": damage.get("split_grapheme_edges"),
                     "over_size": damage.get("over_size"),
+                    # with dense or hybrid retrieval: the embedding model's window
+                    **{k: damage[k] for k in WINDOW_KEYS if k in damage},
                     "files_without_figures": row["files_without_damage"],
                     **_evidence(row["evidence"]),
                 }

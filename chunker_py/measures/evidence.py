@@ -36,12 +36,14 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import accumulate
 from typing import Any
 
+from ..embedding import DIMENSIONS, Embedder, Vector
 from ..engine.steps import finish
 from .bm25 import BM25, bm25_tokens
+from .ranking import chunk_vectors, current_embedder, needs_model, ranking
 
 DEFAULT_TOP_K = 5
 
@@ -193,10 +195,12 @@ class Retrieval:
     first_hit_rank: int | None
     tokens: int
     budget: int | None = None
+    method: str = "bm25"
 
     def as_json(self) -> dict[str, Any]:
         budget = {} if self.budget is None else {"budget": self.budget}
         return {
+            "method": self.method,
             **budget,
             "k": self.k,
             "chunks": list(self.chunks),
@@ -267,6 +271,7 @@ class Evidence:
     k: int
     results: tuple[QuestionResult, ...]
     budget: int | None = None
+    method: str = "bm25"
 
     @property
     def matched(self) -> tuple[QuestionResult, ...]:
@@ -293,6 +298,7 @@ class Evidence:
             "not_covered": len(matched) - len(covered),
             "precision_omega": _mean([r.precision_omega or 0.0 for r in matched]),
             "retrieval": {
+                "method": self.method,
                 **depth,
                 "recall": _mean([x.recall for x in found]),
                 "precision": _mean([x.precision for x in found]),
@@ -338,7 +344,7 @@ def _intersection(a: Sequence[Range], b: Sequence[Range]) -> list[Range]:
 class ChunkRanges:
     """A result's chunk ranges (starts nondecreasing), with what the figures look up."""
 
-    __slots__ = ("_bm25", "_cover_ends", "cover", "ends", "reach", "spans", "starts")
+    __slots__ = ("_bm25", "_cover_ends", "_vectors", "cover", "ends", "reach", "spans", "starts")
 
     def __init__(self, spans: Sequence[Range]) -> None:
         self.spans = [(s[0], s[1]) for s in spans]
@@ -348,6 +354,7 @@ class ChunkRanges:
         self.cover = _union(self.spans)
         self._cover_ends = [e for _s, e in self.cover]
         self._bm25: BM25 | None = None
+        self._vectors: list[Vector | None] | None = None
 
     def covered(self, target: Sequence[Range]) -> list[Range]:
         """The parts of ``target`` (a union) that some chunk covers."""
@@ -411,6 +418,12 @@ class ChunkRanges:
             documents += [bm25_tokens(text[s:e]) for s, e in self.spans[first : first + per_step]]
         self._bm25 = BM25(documents)
 
+    def vectors(self, text: str, embedder: Embedder) -> list[Vector | None]:
+        """The chunks' embeddings (None for an empty chunk), computed once."""
+        if self._vectors is None:
+            self._vectors = chunk_vectors([text[s:e] for s, e in self.spans], embedder)
+        return self._vectors
+
 
 def check_evidence(
     text: str,
@@ -420,16 +433,51 @@ def check_evidence(
     k: int = DEFAULT_TOP_K,
     tokens: Callable[[int], int] | None = None,
     budget: int | None = None,
+    method: str = "bm25",
+    embedder: Embedder | None = None,
 ) -> Evidence:
     """The Evidence check of the chunks ``spans`` of ``text`` for ``questions``.
 
     ``tokens(i)`` is chunk i's token count in the chosen tokenizer (0 without it). With a
-    ``budget`` (tokens), retrieval takes chunks within it instead of the top ``k``."""
+    ``budget`` (tokens), retrieval takes chunks within it instead of the top ``k``.
+    ``method`` ranks the chunks (``ranking.py``); dense and hybrid embed the chunks and the
+    questions with ``embedder`` (default: the one ``ranking.use_embedder`` set)."""
     if budget is not None and tokens is None:
         raise ValueError("a context budget needs the chunks' token counts")
     chunks = spans if isinstance(spans, ChunkRanges) else ChunkRanges(spans)
-    results = tuple(_question(text, chunks, q, k, tokens, budget) for q in questions)
-    return Evidence(k, results, budget)
+    ranker = _Ranker(text, chunks, method, embedder, questions)
+    results = tuple(_question(text, chunks, q, k, tokens, budget, ranker) for q in questions)
+    return Evidence(k, results, budget, method)
+
+
+class _Ranker:
+    """A question's full ranking under ``method``; for dense and hybrid, the chunks' and
+    the questions' vectors, embedded in one call each."""
+
+    def __init__(
+        self,
+        text: str,
+        chunks: ChunkRanges,
+        method: str,
+        embedder: Embedder | None,
+        questions: Sequence[Question],
+    ) -> None:
+        self.text, self.chunks, self.method = text, chunks, method
+        self.chunk_vectors: list[Vector | None] | None = None
+        self.question_vectors: dict[str, Vector] = {}
+        if needs_model(method) and chunks.spans:
+            model = embedder if embedder is not None else current_embedder()
+            self.chunk_vectors = chunks.vectors(text, model)
+            asked = list(dict.fromkeys(q.text for q in questions if q.text))
+            self.question_vectors = dict(zip(asked, model.embed(asked), strict=True))
+
+    def ranked(self, question: str, depth: int | None) -> list[int]:
+        vector = self.question_vectors.get(question)
+        if needs_model(self.method) and vector is None:  # an empty question: no vector
+            vector = (0.0,) * DIMENSIONS
+        return ranking(
+            self.method, question, self.chunks.bm25(self.text), self.chunk_vectors, vector, depth
+        )
 
 
 def _question(
@@ -439,6 +487,7 @@ def _question(
     k: int,
     tokens: Callable[[int], int] | None,
     budget: int | None,
+    ranker: _Ranker,
 ) -> QuestionResult:
     placed = anchor(text, question)
     if not placed or not all(p.found for p in placed) or not chunks.spans:
@@ -463,12 +512,11 @@ def _question(
         one,
         chunks.fewest_covering(evidence) if outside == 0 else None,
         omega,
-        _retrieval(text, chunks, question, ranges, evidence, k, tokens, budget),
+        _retrieval(chunks, question, ranges, evidence, k, tokens, budget, ranker),
     )
 
 
 def _retrieval(
-    text: str,
     chunks: ChunkRanges,
     question: Question,
     ranges: Sequence[Range],
@@ -476,13 +524,15 @@ def _retrieval(
     k: int,
     tokens: Callable[[int], int] | None,
     budget: int | None,
+    ranker: _Ranker,
 ) -> Retrieval:
-    depth = k if budget is None else len(chunks.spans)  # a budget may read every chunk
-    ranked = chunks.bm25(text).ranking(bm25_tokens(question.text), depth)
+    # the ranking first, then what the question takes of it: the top k or a budget
+    ranked = ranker.ranked(question.text, k if budget is None else None)
     if budget is not None:
         assert tokens is not None
         ranked = list(within_budget(ranked, tokens, budget))
-    return score_retrieval(chunks, ranges, evidence, ranked, k, tokens, budget)
+    found = score_retrieval(chunks, ranges, evidence, ranked, k, tokens, budget)
+    return replace(found, method=ranker.method)
 
 
 def score_retrieval(
@@ -555,11 +605,12 @@ def evidence_of(
     *,
     k: int | None = None,
     budget: int | None = None,
+    embedder: Embedder | None = None,
 ) -> Evidence | None:
-    """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts, and its
-    ``top_k`` and ``budget`` unless ``k`` or ``budget`` is given); None when the result has
-    no chunks."""
-    return finish(evidence_steps(analysis, questions, k=k, budget=budget))
+    """The Evidence check of an ``Analysis`` (its spans, its tokenizer's counts, its
+    ``retrieval``, and its ``top_k`` and ``budget`` unless ``k`` or ``budget`` is given);
+    None when the result has no chunks."""
+    return finish(evidence_steps(analysis, questions, k=k, budget=budget, embedder=embedder))
 
 
 SLICE = 8  # questions per step
@@ -571,6 +622,7 @@ def evidence_steps(
     *,
     k: int | None = None,
     budget: int | None = None,
+    embedder: Embedder | None = None,
 ) -> Generator[None, None, Evidence | None]:
     """``evidence_of`` in small steps (the chunk ranges, the BM25 index, then ``SLICE``
     questions a step), for a page that runs one step per task; the generator's return
@@ -582,16 +634,27 @@ def evidence_steps(
     if k is None:  # the settings' depth: their budget, else their top k
         k = analysis.settings.top_k
         budget = analysis.settings.budget if budget is None else budget
+    method = analysis.settings.retrieval
     text = analysis.text
     if any(all(p.found for p in anchor(text, q)) for q in questions):  # retrieval needed
         yield
         yield from chunks.bm25_steps(text)
+        if needs_model(method):
+            yield
+            chunks.vectors(text, embedder if embedder is not None else current_embedder())
     results: list[QuestionResult] = []
     for first in range(0, len(questions), SLICE):
         yield
         part = questions[first : first + SLICE]
         found = check_evidence(
-            analysis.text, chunks, part, k=k, tokens=analysis.chunk_tokens, budget=budget
+            analysis.text,
+            chunks,
+            part,
+            k=k,
+            tokens=analysis.chunk_tokens,
+            budget=budget,
+            method=method,
+            embedder=embedder,
         )
         results += found.results
-    return Evidence(k, tuple(results), budget)
+    return Evidence(k, tuple(results), budget, method)
