@@ -354,7 +354,7 @@ class ChunkRanges:
         self.cover = _union(self.spans)
         self._cover_ends = [e for _s, e in self.cover]
         self._bm25: BM25 | None = None
-        self._vectors: list[Vector | None] | None = None
+        self._vectors: tuple[Embedder, list[Vector | None]] | None = None
 
     def covered(self, target: Sequence[Range]) -> list[Range]:
         """The parts of ``target`` (a union) that some chunk covers."""
@@ -419,10 +419,13 @@ class ChunkRanges:
         self._bm25 = BM25(documents)
 
     def vectors(self, text: str, embedder: Embedder) -> list[Vector | None]:
-        """The chunks' embeddings (None for an empty chunk), computed once."""
-        if self._vectors is None:
-            self._vectors = chunk_vectors([text[s:e] for s, e in self.spans], embedder)
-        return self._vectors
+        """The chunks' embeddings (None for an empty chunk), computed once per embedder:
+        another embedder (the page hands a new one when more vectors have arrived, its
+        earlier answers having been stand-ins) asks again."""
+        if self._vectors is None or self._vectors[0] is not embedder:
+            vectors = chunk_vectors([text[s:e] for s, e in self.spans], embedder)
+            self._vectors = (embedder, vectors)
+        return self._vectors[1]
 
 
 def check_evidence(

@@ -149,3 +149,16 @@ def test_an_empty_chunk_never_reaches_the_model() -> None:
     embedder = Letters()
     assert ranking.chunk_vectors(["a", "", "b"], embedder)[1] is None
     assert embedder.seen == ["a", "b"]
+
+
+def test_a_new_embedder_is_asked_again_the_same_one_is_not() -> None:
+    """The page hands a new embedder once more vectors have arrived (its first answers were
+    stand-ins): the chunks' vectors of a result are kept per embedder, not for good."""
+    result = analyse(TEXT, Settings(chunk_size=10, chunk_overlap=0, retrieval="dense"))
+    first, second = Letters(), Letters()
+    evidence_of(result, [question("ccc")], embedder=first)
+    evidence_of(result, [question("aaa")], embedder=first)
+    chunks = [TEXT[s.start : s.end] for s in result.spans]
+    assert first.seen == [*chunks, "ccc", "aaa"]
+    evidence_of(result, [question("ccc")], embedder=second)
+    assert second.seen == [*chunks, "ccc"]

@@ -58,8 +58,16 @@ def semantic_state(app: App, state: str, timeout: float = LOAD_TIMEOUT_MS) -> No
 
 
 def load_document(app: App) -> None:
+    """The user guide and its questions alone: an import adds to the questions already
+    in the panel (the sample's), so they are cleared first, as the command line reads
+    only the file's."""
     app.browse(DOCUMENT.name, DOCUMENT.read_bytes())
+    app.page.get_by_role("button", name="Clear questions").click()
+    expect(app.page.locator("#evidence-list > li")).to_have_count(0)
     app.page.get_by_label("Import questions").set_input_files(str(QUESTIONS))
+    expect(app.page.locator("#evidence-status")).to_contain_text("Imported")
+    expected = len(QUESTIONS.read_text("utf-8").splitlines()) - 1
+    expect(app.page.locator("#evidence-list > li")).to_have_count(expected)
     app.page.wait_for_selector('#app[data-evidence="ready"]', state="attached", timeout=60_000)
 
 
