@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from chunker_py import Settings, analyse
-from chunker_py.embedding import DIMENSIONS, Vector
+from chunker_py.embedding import DIMENSIONS, Vector, supply
 from chunker_py.engine.errors import SettingError
 from chunker_py.measures import ranking
 from chunker_py.measures.evidence import Excerpt, Question, check_evidence, evidence_of
@@ -120,9 +120,12 @@ def test_a_budget_cuts_the_dense_ranking() -> None:
 
 
 def test_dense_without_a_model_is_a_setting_error() -> None:
-    ranking.use_embedder(None)
-    with pytest.raises(SettingError) as caught:
-        check_evidence(TEXT, SPANS, [question("a")], method="dense")
+    previous = supply.use_embedder(None)
+    try:
+        with pytest.raises(SettingError) as caught:
+            check_evidence(TEXT, SPANS, [question("a")], method="dense")
+    finally:
+        supply.use_embedder(previous)
     assert caught.value.field == "retrieval"
 
 
