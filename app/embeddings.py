@@ -50,29 +50,36 @@ def megabytes(count: int) -> str:
     return f"{count / 1_000_000:.1f} MB"
 
 
+class VectorsPending(Exception):
+    """The core asked for vectors the worker has not made yet (``texts``)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        super().__init__(f"{len(texts)} texts not embedded yet")
+        self.texts = list(texts)
+
+
 class CachedEmbedder:
     """The ``Embedder`` the core is handed in the page: the vectors the worker has made.
-    A text it has no vector for yet is recorded in ``missing`` and answered with a stand-in
-    (the first unit vector), so the figures that do not rank (kept whole, chunks to read,
-    Precision Ω) are found at once; the page shows the ranked ones as pending, asks the
-    worker for the missing texts and computes the figures again when they have arrived.
-    The page thus never needs to know which texts the core embeds."""
-
-    STAND_IN: Vector = (1.0,) + (0.0,) * (DIMENSIONS - 1)
+    The page hands it over only once every text it expects the core to ask for has its
+    vector (``texts_to_embed``); asked for another, it raises ``VectorsPending`` before
+    the core keeps anything, and the page asks the worker for it."""
 
     def __init__(self, vectors: dict[str, Vector]) -> None:
         self.vectors = vectors
-        self.missing: list[str] = []
 
     def embed(self, texts: Sequence[str]) -> list[Vector]:
-        out = []
-        for text in texts:
-            vector = self.vectors.get(text)
-            if vector is None:
-                self.missing.append(text)
-                vector = self.STAND_IN
-            out.append(vector)
-        return out
+        missing = [text for text in texts if text not in self.vectors]
+        if missing:
+            raise VectorsPending(missing)
+        return [self.vectors[text] for text in texts]
+
+
+def texts_to_embed(analysis: Any, questions: Sequence[Any]) -> list[str]:
+    """What the core embeds to rank ``analysis``'s chunks for ``questions``: each non-empty
+    chunk's text and each question's text."""
+    text = analysis.text
+    chunks = [text[start:end] for start, end in analysis.spans if end > start]
+    return list(dict.fromkeys([*chunks, *(question.text for question in questions)]))
 
 
 def dense_retrieval(analysis: Any) -> bool:
@@ -94,7 +101,10 @@ class Embeddings:
         self.jobs: dict[int, list[str]] = {}  # the jobs under way, by key: their texts
         self.posted: dict[int, int] = {}  # the worker's id of each job handed to it
         self.job_proxies: dict[int, list[Any]] = {}
-        self.wanted: list[str] = []  # the texts asked for since the last result
+        self.groups: list[set[int]] = []  # the jobs of each request not done yet
+        # what was asked for since the last result, request by request (asked again, in
+        # order, once the model has loaded)
+        self.wanted: list[list[str]] = []
         self.load_seconds: float | None = None
         self.embedded = 0  # texts the worker has embedded in this page (its data-embedded)
         self._proxies: list[Any] = []
@@ -184,8 +194,9 @@ class Embeddings:
             f"{megabytes(int(ready.bytes))}, {self.load_seconds:.1f} s); it runs in this "
             "browser, offline too."
         )
-        if self.wanted:
-            self.request(self.wanted)
+        wanted, self.wanted = self.wanted, []
+        for texts in wanted:
+            self.request(texts)
 
     def _failed(self, error: Any) -> None:
         self.state = "failed"
@@ -207,8 +218,12 @@ class Embeddings:
 
     # -- vectors
     def embedder(self) -> CachedEmbedder:
-        """A new embedder over the vectors made so far (its ``missing`` starts empty)."""
+        """The embedder over the vectors made so far."""
         return CachedEmbedder(self.vectors)
+
+    def without_vectors(self, texts: Sequence[str]) -> list[str]:
+        """The texts that have no vector yet."""
+        return [text for text in texts if text not in self.vectors]
 
     def missing(self, texts: Sequence[str]) -> list[str]:
         """The texts without a vector and not being embedded, once each, in order."""
@@ -219,19 +234,25 @@ class Embeddings:
         """Get vectors for ``texts``: the download the first time, then worker jobs for the
         texts neither embedded nor under way, ``SLICE`` texts each, each encoded in a task
         of its own (encoding a long document at once would hold the main thread);
-        ``on_vectors`` is called once no job is left."""
-        self.wanted = list(dict.fromkeys([*self.wanted, *texts]))
+        ``on_vectors`` is called when the jobs of one request are all done (a result's own
+        texts are asked for first, the comparison rows' after: its figures do not wait for
+        theirs)."""
+        if self.state != "ready" and list(texts) not in self.wanted:
+            self.wanted.append(list(texts))
         if self.state == "off":
             self._load()
         if self.state != "ready":
             return  # loading (the texts follow), or failed until Retry, or unsupported
         todo = self.missing(texts)
+        group: set[int] = set()
         for at in range(0, len(todo), SLICE):
             self.keys += 1
             key, part = self.keys, todo[at : at + SLICE]
             self.jobs[key] = part
+            group.add(key)
             self._later(lambda key=key, part=part: self._post(key, part))
         if todo:
+            self.groups.append(group)
             self._say_pending()
 
     @staticmethod
@@ -268,6 +289,7 @@ class Embeddings:
         their remaining batches (the vectors already made are kept, by text)."""
         for key in list(self.jobs):
             self._release(key)
+        self.groups = []
         self.wanted = []
 
     def _release(self, key: int) -> None:
@@ -308,8 +330,13 @@ class Embeddings:
             )
             self.on_vectors()
             return
+        done = [group for group in self.groups if key in group and len(group) == 1]
+        for group in self.groups:
+            group.discard(key)
+        self.groups = [group for group in self.groups if group]
         if self.jobs:
             self._say_pending()
-            return
-        self._show(f"Semantic figures from {MODEL_NAME}, run in this browser.")
-        self.on_vectors()
+        else:
+            self._show(f"Semantic figures from {MODEL_NAME}, run in this browser.")
+        if done:
+            self.on_vectors()

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Generator, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from dom import by_id, element, number, on, render
-from embeddings import Embeddings, dense_retrieval
+from embeddings import Embeddings, VectorsPending, dense_retrieval, texts_to_embed
 
 from chunker_py import Analysis, ChunkerError, Row
 from chunker_py.config.links import settings_to_fragment
@@ -533,17 +533,23 @@ class EvidencePanel:
         return self.work(view if view is not None else EvidenceView())
 
     def _evidence(self, result: Analysis) -> Generator[None, None, tuple[Evidence | None, bool]]:
-        """The figures of ``result``, in steps, and whether its ranked figures are pending:
-        with Semantic or Hybrid retrieval they come from the vectors made so far, and when
-        some were missing the worker is asked for them (the figures follow when it has made
-        them: app/inspector.py runs ``again``)."""
+        """The figures of ``result``, in steps, and whether its ranked figures are pending.
+        With Semantic or Hybrid retrieval they need the vectors of its chunks and questions:
+        until the worker has made them all (it is asked here; app/inspector.py then runs
+        ``again``), the figures that do not rank are found with BM25 and the ranked ones are
+        shown as pending."""
         if self.embeddings is None or not dense_retrieval(result):
             return (yield from evidence_steps(result, self.questions)), False
-        embedder = self.embeddings.embedder()
-        found = yield from evidence_steps(result, self.questions, embedder=embedder)
-        if embedder.missing:
-            self.embeddings.request(embedder.missing)
-        return found, bool(embedder.missing)
+        missing = self.embeddings.without_vectors(texts_to_embed(result, self.questions))
+        if not missing:
+            try:
+                embedder = self.embeddings.embedder()
+                return (yield from evidence_steps(result, self.questions, embedder=embedder)), False
+            except VectorsPending as pending:
+                missing = pending.texts
+        self.embeddings.request(missing)
+        lexical = replace(result, settings=result.settings.replace(retrieval="bm25"))
+        return (yield from evidence_steps(lexical, self.questions)), True
 
     def refresh(self) -> None:
         """Figures again for the view shown (questions added, removed or imported)."""
