@@ -78,7 +78,7 @@ def texts_to_embed(analysis: Any, questions: Sequence[Any]) -> list[str]:
     """What the core embeds to rank ``analysis``'s chunks for ``questions``: each non-empty
     chunk's text and each question's text."""
     text = analysis.text
-    chunks = [text[start:end] for start, end in analysis.spans if end > start]
+    chunks = [text[span[0] : span[1]] for span in analysis.spans if span[1] > span[0]]
     return list(dict.fromkeys([*chunks, *(question.text for question in questions)]))
 
 
