@@ -476,6 +476,7 @@ class EvidencePanel:
         ``work`` has found them)."""
         self.found = None
         by_id("evidence-download").disabled = True
+        by_id("app").dataset.semantic = "pending"  # the new result's figures follow
 
     def _download_figures(self) -> None:
         if self.found is None or self.semantic_pending:
