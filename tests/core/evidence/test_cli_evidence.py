@@ -93,7 +93,7 @@ def test_cli_figures_equal_the_library() -> None:
 def test_every_compare_row_carries_evidence() -> None:
     rows = lines(cli(str(SAMPLE), "--questions", str(QUESTIONS), "--format", "compare"))
     (summary,) = lines(cli(str(SAMPLE), "--questions", str(QUESTIONS), "--format", "summary"))
-    assert len(rows) == 7 and all(row["evidence"]["questions"] == 3 for row in rows)
+    assert len(rows) == 8 and all(row["evidence"]["questions"] == 3 for row in rows)
     (current,) = [row for row in rows if row["current"]]
     assert current["evidence"] == summary["evidence"]
     plain = lines(cli(str(SAMPLE), "--format", "compare"))

@@ -77,6 +77,7 @@ window = types.SimpleNamespace(
     ciRender=Scripts(),
     ciChunkMap=MapScript(),
     Plotly=Quiet(),
+    ciSweep=Quiet(),  # static/sweep.js: the sweep chart
     JSON=types.SimpleNamespace(parse=json.loads),
     matchMedia=lambda _query: types.SimpleNamespace(matches=False),
     performance=types.SimpleNamespace(now=lambda: 0.0),
