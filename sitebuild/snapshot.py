@@ -54,7 +54,7 @@ CLI_ONLY = tuple(
     f"chunker_py.io.{name}"
     for name in (
         *("cli", "cluster", "collector", "corpus", "fork_pool", "pool", "render", "rules"),
-        *("sources", "stream", "sweeping", "tally"),
+        *("parts", "sources", "stream", "sweeping", "tally"),
     )
 )
 
