@@ -515,3 +515,19 @@ def questions_for(
         pure = PurePath(path)
         names |= {path, pure.name, pure.stem, str(pure)}
     return [q for q in questions if q.corpus_id is None or q.corpus_id in names]
+
+
+def distribute(
+    questions: Sequence[Question], paths: Sequence[str]
+) -> tuple[dict[str, list[Question]], list[str]]:
+    """Questions over a set of documents: each document's questions (``questions_for``:
+    a question without ``corpus_id`` belongs to every document), keyed by path, and the
+    ``corpus_id`` values that name none of them, in first-seen order (listed, never
+    dropped silently)."""
+    by_path = {path: questions_for(questions, path) for path in paths}
+    named = {q.corpus_id for qs in by_path.values() for q in qs}
+    unmatched: list[str] = []
+    for q in questions:
+        if q.corpus_id is not None and q.corpus_id not in named and q.corpus_id not in unmatched:
+            unmatched.append(q.corpus_id)
+    return by_path, unmatched
