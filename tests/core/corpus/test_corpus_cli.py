@@ -256,7 +256,7 @@ def test_compare_prints_each_files_rows_then_one_corpus_line_per_splitter(docs: 
     lines = records(out)
     rows = [line for line in lines if not line.get("corpus")]
     corpus = [line for line in lines if line.get("corpus")]
-    assert lines[-len(corpus) :] == corpus and len(rows) == 4 * len(corpus) == 28
+    assert lines[-len(corpus) :] == corpus and len(rows) == 4 * len(corpus) == 32
     for line in corpus:
         mine = [r for r in rows if r["key"] == line["key"]]
         assert line["chunks"] == sum(r["chunks"] for r in mine)
@@ -272,7 +272,7 @@ def test_no_limits_lifts_the_code_point_limit_for_compare(tmp_path: Path) -> Non
     status, _out, messages = run(str(big), "--format", "compare")
     assert status == 1 and "20,000" in messages[0]
     status, out, messages = run(str(big), "--format", "compare", "--no-limits")
-    assert status == 0 and messages == [] and len(records(out)) == 7
+    assert status == 0 and messages == [] and len(records(out)) == 8
     assert all(r["error"] is None for r in records(out))
 
 
