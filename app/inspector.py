@@ -262,6 +262,9 @@ class Page:
             self.evidence.show(self.evidence_view)
         else:
             self.result = result
+            if chart_job is not None:  # the other documents' chunk counts, these settings
+                settings = chart_job[1]
+                steps.append(lambda: self.source.documents.count_others(settings))
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self.semantic_curve.show(result))
@@ -649,6 +652,8 @@ class Page:
             else "Check inputs · Show the message ↓"
         )
         self.figures.show(result.summary if result is not None else None)
+        if result is not None and chosen is not None:
+            self.source.documents.counted(result.text, chosen, result.count)
         loaded = chosen is not None and tokenizer_loaded(chosen.tokenizer)
         # Show damaged chunks only: none listed until this result's damage is computed
         only = () if by_id("damaged-only").checked else None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from documents import Document, Documents, Refusal
 from dom import by_id, number, on
 
 from chunker_py import ChunkerError, decode_document
@@ -30,6 +31,7 @@ class Source:
         self.refused = ""  # a text refused for its length only, offered cut to the limit
         self.file_name = ""  # the file the text was imported from ("": typed or the sample)
         self.imports = 0  # documents imported (Browse, drop): each replaces the text
+        self.documents = Documents(self.choose)
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -39,6 +41,7 @@ class Source:
         on(self.area, "drop", self._drop)
         on(by_id("clear-text"), "click", lambda _event: self._clear())
         on(by_id("keep-first"), "click", lambda _event: self._keep_first())
+        self.documents.wire()
 
     def names(self) -> set[str]:
         """The names a questions file's corpus_id may give the text: its file's name and
@@ -83,6 +86,7 @@ class Source:
             return self.text
         self.text = value
         self.tell("")
+        self.documents.edited(value)
         return value
 
     def tell(self, message: str, *, problem: bool = False) -> None:
@@ -102,7 +106,7 @@ class Source:
     async def _browse(self, event: Any) -> None:
         files = event.target.files
         if files.length:
-            await self._import(files.item(0))
+            await self._import([files.item(i) for i in range(files.length)])
         event.target.value = ""  # choosing the same file again fires change again
 
     def _drag_over(self, event: Any) -> None:
@@ -117,50 +121,79 @@ class Source:
         if items and items.length:
             entry = items[0].webkitGetAsEntry() if hasattr(items[0], "webkitGetAsEntry") else None
             if entry and entry.isDirectory:
-                self.tell(
-                    "Folders cannot be imported; drop one TXT or Markdown file.", problem=True
-                )
+                self.tell("Folders cannot be imported; drop TXT or Markdown files.", problem=True)
                 return
         files = transfer.files
         if files.length == 0:
-            self.tell("Nothing to import: drop a TXT or Markdown file.", problem=True)
+            self.tell("Nothing to import: drop TXT or Markdown files.", problem=True)
             return
-        if files.length > 1:
-            self.tell(
-                f"{files.length} files were dropped; drop one TXT or Markdown file at a time.",
-                problem=True,
-            )
-            return
-        await self._import(files.item(0))
+        await self._import([files.item(i) for i in range(files.length)])
 
-    async def _import(self, file: Any) -> None:
-        name = str(file.name)
-        size = int(file.size)
-        if size > MAX_IMPORT_BYTES:  # refused before reading
-            self.tell(
-                f"{name} has {number(size)} bytes; imports accept at most "
-                f"{number(MAX_IMPORT_BYTES)} bytes. The previous text was kept.",
-                problem=True,
-            )
+    async def _import(self, files: list[Any]) -> None:
+        """Each valid file becomes a document; the first of them is shown. A refused file
+        is listed with its reason; the documents already loaded stay."""
+        refusals: list[Refusal] = []
+        added: list[Document] = []
+        for file in files:
+            name = str(file.name)
+            size = int(file.size)
+            if size > MAX_IMPORT_BYTES:  # refused before reading
+                refusals.append(
+                    Refusal(
+                        name,
+                        f"{name} has {number(size)} bytes; imports accept at most "
+                        f"{number(MAX_IMPORT_BYTES)} bytes.",
+                    )
+                )
+                continue
+            data = (await file.arrayBuffer()).to_bytes()
+            try:
+                text = decode_document(data, name=name)
+            except ChunkerError as error:
+                refusals.append(Refusal(name, error.message))
+                continue
+            added.append(self.documents.add(name, text, size))
+        self.documents.refused(refusals if len(files) > 1 else [])
+        if not added:
+            if len(files) == 1:
+                self.tell(f"{refusals[0].reason} The previous text was kept.", problem=True)
+            else:
+                self.tell(
+                    f"None of the {len(files)} files was imported; the previous text was kept.",
+                    problem=True,
+                )
+            self.documents.render()
             return
-        data = (await file.arrayBuffer()).to_bytes()
-        try:
-            text = decode_document(data, name=name)
-        except ChunkerError as error:
-            self.tell(f"{error.message} The previous text was kept.", problem=True)
-            return
-        self.area.value = text
-        self.text = text
-        self.file_name = name
-        self.imports += 1
+        self._load(added[0])
+        text = added[0].text
         note = ""
         if "\r" in text:
             note = (
                 " Its CR line endings are kept for splitting; the text area shows them as "
                 "line feeds, and editing the text converts them."
             )
-        self.tell(f"Imported {name} ({number(len(text))} code points).{note}")
+        message = f"Imported {added[0].name} ({number(len(text))} code points).{note}"
+        if len(files) > 1:
+            message = f"Imported {len(added)} of {len(files)} files; showing {added[0].name}."
+            if refusals:
+                message += f" Refused {len(refusals)}, listed below with the reason."
+        self.tell(message, problem=bool(refusals))
         self._changed()
+
+    def choose(self, document: Document) -> None:
+        """A document chosen in the list: shown as the Source text, every panel follows."""
+        self._load(document)
+        self.tell(f"Showing {document.name} ({number(len(document.text))} code points).")
+        self._changed()
+
+    def _load(self, document: Document) -> None:
+        """Show ``document`` as the text; for the Evidence check, a document replaced the
+        text (its questions are checked against the new one) and it has a file name."""
+        self.area.value = document.text
+        self.text = document.text
+        self.file_name = document.file
+        self.imports += 1
+        self.documents.show(document)
 
 
 def _as_text_area_shows(text: str) -> str:

@@ -365,6 +365,24 @@ class App:
             files=[{"name": name, "mimeType": mime, "buffer": data}]
         )
 
+    def browse_files(self, files: list[tuple[str, bytes]]) -> None:
+        """Choose several files at once with Browse TXT/MD (no wait, as for browse)."""
+        self.page.get_by_label("Browse TXT/MD").set_input_files(
+            files=[{"name": name, "mimeType": "text/plain", "buffer": data} for name, data in files]
+        )
+
+    def documents(self) -> list[str]:
+        """The document list, one line per document: name · size · chunks."""
+        return self.region("Documents").get_by_role("button").all_text_contents()
+
+    def refused_files(self) -> list[str]:
+        """The files the last import refused, each with its reason."""
+        return (
+            self.page.get_by_role("list", name="Files refused")
+            .get_by_role("listitem")
+            .all_text_contents()
+        )
+
     def drop(self, files: list[tuple[str, bytes] | tuple[str, bytes, str]]) -> None:
         """Drop files, each (name, data[, MIME type]), on Source text (no wait, as for
         browse)."""

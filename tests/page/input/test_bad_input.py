@@ -370,14 +370,12 @@ def test_whitespace_only_text_with_trimmed_edges_has_a_specific_message(app: App
     )
 
 
-def test_several_files_dropped_at_once_are_refused(app: App) -> None:
-    """Bad input case 13."""
+def test_several_files_dropped_at_once_are_all_imported(app: App) -> None:
+    """Bad input cases 13 and 29: each becomes a document, the first is shown."""
     reset(app)
-    app.drop([("a.txt", b"first"), ("b.md", b"second")])
-    expect(app.source_status()).to_have_text(
-        "2 files were dropped; drop one TXT or Markdown file at a time."
-    )
-    assert app.value("Source text") == BASE_TEXT
+    app.settle(lambda: app.drop([("a.txt", b"first"), ("b.md", b"second")]))
+    expect(app.source_status()).to_have_text("Imported 2 of 2 files; showing a.txt.")
+    assert app.value("Source text") == "first"
 
 
 def test_one_dropped_file_is_imported(app: App) -> None:
@@ -396,7 +394,7 @@ def test_folder_drop_is_refused_simulated_entry(app: App) -> None:
     reset(app)
     app.drop_folder()
     expect(app.source_status()).to_have_text(
-        "Folders cannot be imported; drop one TXT or Markdown file."
+        "Folders cannot be imported; drop TXT or Markdown files."
     )
     assert app.value("Source text") == BASE_TEXT
 

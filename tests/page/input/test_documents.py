@@ -1,0 +1,120 @@
+"""The document list: several files imported at once, through the page's labels.
+
+Each valid file becomes a document (name, size in bytes, chunks at the shared settings);
+refused files are listed with their reason and no loaded document is lost (bad input
+case 29); choosing a document shows it as the Source text and in every panel.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from chunker_py import Settings, analyse
+
+from ..conftest import App
+
+pytestmark = pytest.mark.browser
+
+ALPHA = "Alpha opens the set. " * 30
+BETA = "Beta is the second document.\n\n" * 10
+GAMMA = "Gamma closes it."
+
+
+def line(name: str, text: str, chunks: int) -> str:
+    return f"{name} · {len(text.encode()):,} bytes · {chunks:,} chunks"
+
+
+def chunks(text: str, size: int = 0) -> int:
+    settings = Settings(chunk_size=size) if size else Settings()
+    return analyse(text, settings).count
+
+
+def test_three_files_browsed_at_once_become_three_documents(app: App) -> None:
+    """Bad input case 29: each file a document; the first shown; any one can be chosen."""
+    files = [
+        ("alpha.txt", ALPHA.encode()),
+        ("beta.md", BETA.encode()),
+        ("gamma.txt", GAMMA.encode()),
+    ]
+    app.settle(lambda: app.browse_files(files))
+    expect(app.source_status()).to_have_text("Imported 3 of 3 files; showing alpha.txt.")
+    assert app.value("Source text") == ALPHA
+    expect(app.region("Documents").get_by_role("button")).to_have_text(
+        [
+            line("alpha.txt", ALPHA, chunks(ALPHA)),
+            line("beta.md", BETA, chunks(BETA)),
+            line("gamma.txt", GAMMA, chunks(GAMMA)),
+        ]
+    )
+    shown = app.region("Documents").get_by_role("button", name=re.compile(r"^alpha\.txt "))
+    expect(shown).to_have_attribute("aria-pressed", "true")
+
+    beta = app.region("Documents").get_by_role("button", name=re.compile(r"^beta\.md "))
+    app.settle(beta.click)
+    assert app.value("Source text") == BETA
+    expect(beta).to_have_attribute("aria-pressed", "true")
+    assert app.figure("Chunks").text_content() == f"{chunks(BETA):,}"
+    assert len(app.records()) == chunks(BETA)
+
+
+def test_settings_are_shared_and_every_document_is_recounted(app: App) -> None:
+    """One set of settings: a new chunk size recounts the documents not shown too."""
+    files = [("one.txt", ALPHA.encode()), ("two.txt", BETA.encode())]
+    app.settle(lambda: app.browse_files(files))
+    app.fill("Chunk size", "100")
+    region = app.region("Documents")
+    expect(region.get_by_role("button", name=re.compile(r"^two\.txt "))).to_have_text(
+        line("two.txt", BETA, chunks(BETA, 100))
+    )
+    expect(region.get_by_role("button", name=re.compile(r"^one\.txt "))).to_have_text(
+        line("one.txt", ALPHA, chunks(ALPHA, 100))
+    )
+    assert "one.txt" not in app.page.url and "Alpha" not in app.page.url
+    app.fill("Chunk size", "300")
+
+
+def test_a_file_over_100000_bytes_is_refused_and_the_others_stay(app: App) -> None:
+    """Bad input case 29: the big and the non-UTF-8 files listed with their reason; the
+    valid one loads; every document loaded before stays in the list."""
+    app.settle(lambda: app.browse_files([("kept-before.txt", GAMMA.encode())]))
+    before = app.documents()
+    files = [
+        ("huge.txt", b"a" * 100_001),
+        ("fine.txt", BETA.encode()),
+        ("latin.txt", "café".encode("latin-1")),
+    ]
+    app.settle(lambda: app.browse_files(files))
+    expect(app.source_status()).to_have_text(
+        "Imported 1 of 3 files; showing fine.txt. Refused 2, listed below with the reason."
+    )
+    refused = app.refused_files()
+    assert refused[0].startswith("huge.txt: huge.txt has 100,001 bytes; imports accept at most")
+    assert refused[1].startswith("latin.txt: latin.txt is not a UTF-8 text file")
+    listed = app.documents()
+    assert listed[: len(before)] == before
+    assert [entry.split(" · ")[0] for entry in listed[len(before) :]] == ["fine.txt"]
+    assert app.value("Source text") == BETA
+
+
+def test_files_with_the_same_name_are_both_kept_told_apart(app: App) -> None:
+    """Bad input case 29: two files named alike, dropped at once."""
+    app.settle(lambda: app.drop([("twin.txt", b"first twin"), ("twin.txt", b"second twin")]))
+    names = [entry.split(" · ")[0] for entry in app.documents()]
+    assert "twin.txt" in names and "twin.txt (2)" in names
+    second = app.region("Documents").get_by_role("button", name=re.compile(r"^twin\.txt \(2\)"))
+    app.settle(second.click)
+    assert app.value("Source text") == "second twin"
+
+
+def test_an_edit_belongs_to_the_shown_document(app: App) -> None:
+    """Typing in the Source text changes the shown document; choosing another and back
+    keeps the edit."""
+    app.settle(lambda: app.browse_files([("edit-a.txt", b"first text"), ("edit-b.txt", b"other")]))
+    app.fill("Source text", "first text, edited")
+    region = app.region("Documents")
+    app.settle(region.get_by_role("button", name=re.compile(r"^edit-b\.txt ")).click)
+    app.settle(region.get_by_role("button", name=re.compile(r"^edit-a\.txt ")).click)
+    assert app.value("Source text") == "first text, edited"
