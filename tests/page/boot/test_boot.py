@@ -96,10 +96,13 @@ def test_the_pages_own_chart_draws_a_bar_per_size_under_the_policy(app) -> None:
     expect(bars).to_have_count(len(expected))
     ticks = chart.locator(".xtick text").all_text_contents()
     assert ticks == [f"{t.size:,}" + (" (current)" if t.size == 300 else "") for t in expected]
-    # each bar's count, then (once the sample's questions are checked) a line "evidence 3/5
-    # whole" beneath it
-    texts = chart.locator(".bartext").all_text_contents()
-    assert [text.split("evidence")[0] for text in texts] == [f"{t.count:,}" for t in expected]
+    # each bar's count, then (once the sample's questions are checked) a line "3/5 ✓" (the
+    # excerpts kept whole) beneath it: Plotly draws each line of a label as its own tspan
+    counts = chart.locator(".bartext").evaluate_all(
+        "(labels) => labels.map((label) => "
+        "(label.querySelector('tspan.line') || label).textContent)"
+    )
+    assert counts == [f"{t.count:,}" for t in expected]
     assert app.violations() == []
     assert app.console_errors() == []
 

@@ -149,9 +149,9 @@ def test_the_preview_shows_context_prefixes_apart_from_the_source_text(app: App)
     app.choose("Markdown structure")
     set_option(app, "Chunk size", "40")
     set_option(app, "Include heading breadcrumb", "1")
-    settings, _ = __import__("chunker_py").settings_from_fragment(
-        app.page.evaluate("() => location.hash")
-    )
+    from chunker_py.config.links import settings_from_fragment
+
+    settings, _ = settings_from_fragment(app.page.evaluate("() => location.hash"))
     chunks = analyse(MARKDOWN, settings).chunks
     prefixes = app.page.locator("#preview-list .prefix-text").all_text_contents()
     assert prefixes == [c.prefix for c in chunks if c.prefix]
