@@ -1,7 +1,8 @@
 """The sweep (docs/decisions.md "Context budget"): which splitter, which size, over the
 user's own documents and questions, and a verdict.
 
-Every comparison row (``pipeline/compare.py``'s ``row_settings``) is run at a ladder of
+Every comparison row (``pipeline/compare.py``'s ``row_settings``) but Semantic mode's, which
+needs the embedding model, is run at a ladder of
 sizes, 1/2, 1, 3/2, 2 and 3 times the current size in the current unit (clamped to
 1 … 10 000), with overlap 0 and the row's own overlap (where its mode uses one; an overlap
 not below the size is skipped; configurations with the same effective settings are run
@@ -73,12 +74,20 @@ def ladder_sizes(size: int) -> list[int]:
     return sorted({min(max(size * n // d, 1), MAX_CHUNK_SIZE) for n, d in LADDER})
 
 
+# Rows whose mode needs the embedding model are left out of the sweep: every size of the
+# ladder would embed the whole text again, and the page could not finish the sweep before
+# the model has loaded; the comparison shows their row at the current size.
+MODEL_ROWS = frozenset({"semantic"})
+
+
 def configurations(settings: Settings) -> list[Configuration]:
     """Every configuration of the sweep for ``settings``, rows in the comparison's order,
     then sizes ascending, then overlap 0 before the row's own."""
     out: list[Configuration] = []
     seen: set[str] = set()
     for key, label, row in row_settings(settings):
+        if key in MODEL_ROWS:
+            continue
         overlaps = (0, row.chunk_overlap) if row.mode_info.uses_overlap else (0,)
         for size in ladder_sizes(settings.chunk_size):
             for overlap in dict.fromkeys(overlaps):
