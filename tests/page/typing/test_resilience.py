@@ -11,6 +11,7 @@ A failed runtime load (bad input 22) is covered by test_boot.py.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -96,17 +97,51 @@ def test_rapid_setting_edits_end_with_the_final_settings(app: App) -> None:
     assert "size=257&overlap=4" in app.page.evaluate("() => location.hash")
 
 
-@pytest.fixture
-def broken_once(app: App) -> Iterator[Settings]:
-    """Small chunks over BASE; the next update raises once (a bug in the Summary panel)
-    while " changed" is typed. Yields with the bug line shown; restores the panel after."""
+EVIDENCE = "Backup codes work once each."
+QUESTION = json.dumps(
+    {
+        "question": "How often does a backup code work?",
+        "references": [
+            {
+                "content": EVIDENCE,
+                "start_index": BASE.index(EVIDENCE),
+                "end_index": BASE.index(EVIDENCE) + len(EVIDENCE),
+            }
+        ],
+        "corpus_id": None,
+    }
+)
+
+
+def break_once(app: App, *, with_a_question: bool = False) -> Iterator[Settings]:
+    """Small chunks over BASE (with one question of its own if asked: replacing the sample
+    takes the sample's questions with it); the next update raises once (a bug in the
+    Summary panel) while " changed" is typed. Yields with the bug line shown; restores the
+    panel after."""
     settings = small_chunks(app)
+    if with_a_question:
+        app.page.get_by_label("Import questions").set_input_files(
+            files=[
+                {"name": "q.jsonl", "mimeType": "application/jsonl", "buffer": QUESTION.encode()}
+            ]
+        )
+        expect(app.page.locator("#evidence-list > li")).to_have_count(1)
     app.python(INJECT)
     try:
         app.settle(lambda: app.source.fill(BASE + " changed"), expect_state="error")
         yield settings
     finally:
         app.python(RESTORE)
+
+
+@pytest.fixture
+def broken_once(app: App) -> Iterator[Settings]:
+    yield from break_once(app)
+
+
+@pytest.fixture
+def broken_once_with_a_question(app: App) -> Iterator[Settings]:
+    yield from break_once(app, with_a_question=True)
 
 
 def test_unexpected_python_exception_shows_a_short_bug_line(
@@ -159,7 +194,7 @@ def test_the_drivers_settle_fails_when_an_action_fires_no_recompute(app: App) ->
 
 
 def test_after_a_bug_nothing_draws_the_previous_result_again(
-    app: App, broken_once: Settings
+    app: App, broken_once_with_a_question: Settings
 ) -> None:
     """Bad input case 23. What the page does for the previous result after the bug (the
     Evidence check found again: Clear questions; Show damaged chunks only switched on and
@@ -167,7 +202,7 @@ def test_after_a_bug_nothing_draws_the_previous_result_again(
     Before, the records were drawn again from the previous result's view."""
     assert app.records() == []
     app.press("Clear questions")
-    expect(app.page.locator("#evidence-status")).to_have_text("All questions cleared.")
+    expect(app.page.locator("#evidence-status")).to_contain_text("All questions cleared")
     assert app.records() == []
     damaged_only = app.page.get_by_label("Show damaged chunks only")
     damaged_only.check()
@@ -190,7 +225,8 @@ def evidence_figures(app: App) -> dict[str, str]:
     """The Evidence check's figures by their visible terms."""
     figures = app.page.get_by_label("Evidence figures of this result")
     terms = figures.locator("dt").all_text_contents()
-    return dict(zip(terms, figures.locator("dd").all_text_contents(), strict=True))
+    values = figures.locator("dd:not(.figure-def)").all_text_contents()  # not the definitions
+    return dict(zip(terms, values, strict=True))
 
 
 def comparison_rows(app: App) -> list[str]:
