@@ -33,6 +33,8 @@ pytestmark = pytest.mark.browser
 
 UPDATE = "Page.update"
 COMPARISON = "Page._drive.<locals>.step _comparison"
+# Semantic mode before the model's vectors: the other modes' rows, one step per row
+OTHER_MODES = "Page._drive.<locals>.step _other_modes"
 EVIDENCE = "Page._drive.<locals>.step work"
 COUNTED = "Page._drive.<locals>.step counted"  # the edit's tokens, counted in steps
 # the modules imported from outside stdlib.zip (app/boot_finders.py's FullStdlibOnDemand)
@@ -97,8 +99,9 @@ def problems(seen: dict[str, Any], rows: int) -> list[str]:
     if shared:
         found.append(f"tasks running several steps: {shared}")
     names = Counter(s[0] for s in steps if s[1] != edit_task)
-    if names[COMPARISON] < rows:
-        found.append(f"{names[COMPARISON]} comparison steps for {rows} rows")
+    compared = names[COMPARISON] + names[OTHER_MODES]
+    if compared < rows:
+        found.append(f"{compared} comparison steps for {rows} rows")
     return found
 
 
@@ -173,6 +176,13 @@ def _until_ready(app: App, since: int) -> list[dict[str, Any]]:
     return shown
 
 
+def _swept(app: App) -> None:
+    """Wait for the sweep, the last work after the paint: it runs after the comparison is
+    ready, in steps of its own, so a test recording what is shown from a quiet page waits
+    for it too."""
+    app.page.wait_for_selector('#app[data-sweep="ready"]', state="attached", timeout=180_000)
+
+
 def _never_stale(shown: list[dict[str, Any]], expected: dict[str, Any]) -> None:
     """Until the edit's result is shown the page is busy and offers nothing to download or
     copy; the first result shown as ready is the new text's, equal to chunker_py's."""
@@ -203,6 +213,7 @@ def test_an_edits_long_work_runs_in_steps(probed: App, mode: str, make: Any, doi
     to the page's caches.)"""
     probed.choose(MODES[mode].label)
     show(probed, PROSE[:-2])
+    _swept(probed)
     text = make()
     since = probed.page.evaluate("() => window.__ciStates.length")
     probed.python("PROBE.clear()\n" + DELAY.format(ms=1))
@@ -254,6 +265,7 @@ def test_a_count_that_ends_within_the_delay_never_shows_the_pending_status(
     timer is cancelled with the result; the old text's records are never offered."""
     probed.choose(MODES["token-window"].label)
     show(probed, PROSE[:-5])
+    _swept(probed)
     text = "brief " + emoji()[:1_000]  # new to the caches; a few steps
     since = probed.page.evaluate("() => window.__ciStates.length")
     probed.python("PROBE.clear()\n" + DELAY.format(ms=60_000) + KEEP_PAGE)
@@ -306,6 +318,7 @@ def test_a_newer_edit_drops_the_token_counting_of_an_older_one(probed: App) -> N
     stops (no step of it runs after the newer update) and only the newer text is shown."""
     probed.choose(MODES["token-window"].label)
     show(probed, PROSE[:-3])
+    _swept(probed)
     older = "older " + emoji()[9:]  # a piece of its own (not the one above)
     newer = PROSE[:-4]
     probed.page.evaluate(PASTE_NEWER, newer)
