@@ -111,7 +111,9 @@ def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
 
     # Evidence check: a question and an excerpt holding markers, then every
     # export of the panel; none of it may reach a request or the settings link.
-    app.press("Clear questions")  # the sample's questions (not in this text) go
+    # The paste replaced the sample, so its questions already left with it.
+    expect(app.page.locator("#evidence-count")).to_have_text("No questions yet")
+    expect(app.page.get_by_role("button", name="Clear questions", exact=True)).to_be_disabled()
     app.control("Question").fill(f"What does {marker}-question ask?")
     app.control("Excerpt").fill(f"the evidence {marker}-excerpt")
     app.press("Find excerpt")
