@@ -277,6 +277,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "measures": ("measures", "evidence", "pipeline"),
     "pipeline": ("pipeline", "io", "measures", "modes"),
     "io": ("io", "corpus", "stream", "evidence", "cluster"),
+    "embedding": ("embedding", "semantic", "evidence"),
 }
 
 

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 from chunker_py.embedding import DIMENSIONS, MAX_WORD_PIECES, MODEL_NAME, onnx_graph
 from sitebuild.model import MANIFEST_FILE, MODEL_FILE, MODEL_FOLDER, write_model
-from sitebuild.offline import site_files
+from sitebuild.offline import on_demand, site_files
 
 
 def test_the_model_and_its_manifest_describe_each_other(tmp_path: Path) -> None:
@@ -39,7 +40,10 @@ def test_the_offline_list_leaves_the_model_out(tmp_path: Path) -> None:
     """A first visit and the service worker's install never download the model."""
     write_model(tmp_path)
     (tmp_path / "index.html").write_text("<p>page</p>", "utf-8")
-    assert site_files(tmp_path) == ["index.html"]
+    # the model's files are kept on demand only: never among the files installed at once
+    installed = [name for name in site_files(tmp_path) if not on_demand(name)]
+    assert installed == ["index.html"]
+    assert all(on_demand(name) for name in site_files(tmp_path) if name != "index.html")
 
 
 def test_a_damaged_safetensors_file_is_refused() -> None:
@@ -55,6 +59,13 @@ def test_the_built_site_ships_the_model_outside_the_worker_s_list(site) -> None:
         data = (folder / entry["name"]).read_bytes()
         assert (len(data), hashlib.sha256(data).hexdigest()) == (entry["bytes"], entry["sha256"])
     worker = (site.root / "sw.js").read_text("utf-8")
-    assert "static/model" not in worker and MODEL_FILE not in worker
+    manifest_json = re.search(r"const MANIFEST = (\{.*?\});\n", worker, re.S)
+    assert manifest_json is not None
+    offline = json.loads(manifest_json.group(1))
+    # installed at once: nothing of the model; kept on demand, with its sha256: the model
+    assert not any(name.startswith(MODEL_FOLDER) for name in offline["files"])
+    model = f"{MODEL_FOLDER}/{MODEL_FILE}"
+    data = (site.root / model).read_bytes()
+    assert offline["on_demand"][model] == hashlib.sha256(data).hexdigest()
     assert MODEL_FILE not in (site.root / "index.html").read_text("utf-8")
     assert not (folder / (MODEL_FILE + ".gz")).exists()  # float16 weights hardly compress
