@@ -33,6 +33,6 @@ def run_with_results(block: str) -> None:
 
 
 def test_the_streaming_example_gives_the_records_it_shows() -> None:
-    (block,) = python_blocks("chunker_py.io.stream")
+    (block,) = python_blocks("from chunker_py.io.stream import iter_records")
     assert "# [" in block
     run_with_results(block)
