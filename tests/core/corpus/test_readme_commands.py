@@ -66,6 +66,7 @@ def workdir(root: Path) -> Path:
         path.write_text(text, encoding="utf-8")
     shutil.copy(ROOT / "README.md", root / "README.md")
     (root / "static").symlink_to(ROOT / "static")  # the sample and its questions
+    (root / "tests").symlink_to(ROOT / "tests")  # the user guide and its questions
     # "your own model's tokenizer.json": the BERT one the build extracts for the tests
     assert TOKENIZER_JSON.is_file(), "run `python build.py` to extract the reference"
     shutil.copy(TOKENIZER_JSON, root / "tokenizer.json")
