@@ -6,8 +6,6 @@ over a truncation written here from the rule's words) with Hypothesis; bad input
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from itertools import accumulate
 from pathlib import Path
 
@@ -192,16 +190,7 @@ def test_the_settings_budget_replaces_top_k_in_evidence_of() -> None:
 
 @pytest.mark.subprocess
 def test_cli_budget_flag_in_evidence_lines_and_refused_when_zero() -> None:
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "chunker_py", *args],
-            capture_output=True,
-            cwd=ROOT,
-            check=False,
-            timeout=120,
-            text=True,
-            encoding="utf-8",
-        )
+    from .test_cli_evidence import cli
 
     sample = str(ROOT / "static" / "sample.txt")
     questions = str(ROOT / "static" / "sample-questions.csv")
