@@ -43,6 +43,19 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     return None
 
 
+@pytest.fixture(autouse=True)
+def _embedder_is_left_as_found() -> Iterator[None]:
+    """The installed embedder is process-wide: a test (or a command line run in-process)
+    that leaves another one behind would change what later tests compute."""
+    from chunker_py.embedding.supply import current_embedder, use_embedder
+
+    before = current_embedder()
+    yield
+    after = use_embedder(before)
+    if after is not before:
+        pytest.fail(f"the test left {after!r} installed as the embedder")
+
+
 @dataclass(frozen=True)
 class Request:
     method: str

@@ -328,13 +328,24 @@ def _jobs(args: argparse.Namespace) -> int:
     return read_whole(args.jobs, "jobs", "--jobs", 1, 1024)
 
 
-def _load_model() -> None:
-    """The embedding model for dense and hybrid retrieval and --embeddings, loaded once;
-    a SettingError naming the install command when its runtime is missing (BAD-INPUT 35)."""
-    from ..embedding.onnx_runtime import OnnxEmbedder
+_MODEL: list[Embedder] = []  # the loaded model, kept for later runs in the same process
 
-    if not has_embedder():  # a second run in the same process keeps the first's cache
-        use_embedder(OnnxEmbedder())
+
+def _model() -> Embedder:
+    """The CPython embedder (onnxruntime), loaded once per process; a SettingError naming
+    the install command when its runtime is missing (BAD-INPUT 35)."""
+    if not _MODEL:
+        from ..embedding.onnx_runtime import OnnxEmbedder
+
+        _MODEL.append(OnnxEmbedder())
+    return _MODEL[0]
+
+
+def _load_model() -> None:
+    """The embedding model for dense and hybrid retrieval and --embeddings (an embedder
+    installed already, as in tests, is kept)."""
+    if not has_embedder():
+        use_embedder(_model())
 
 
 def _check_dependencies(tokenizers: set[str]) -> None:
@@ -393,7 +404,21 @@ def execute(
     """Run the command line: output through ``write`` file by file, messages about refused
     files through ``report``. Return 0, or 1 when any file was refused; raise
     ``ChunkerError`` on bad settings (nothing written then). With ``write_bytes``, each
-    file's output goes through it in UTF-8 instead (worker processes encode it)."""
+    file's output goes through it in UTF-8 instead (worker processes encode it). The
+    embedder a run installs is the run's own: the one installed before is back after it."""
+    previous = current_embedder()
+    try:
+        return _execute(argv, write, report, write_bytes)
+    finally:
+        use_embedder(previous)
+
+
+def _execute(
+    argv: Sequence[str] | None,
+    write: Callable[[str], None],
+    report: Callable[[str], None],
+    write_bytes: Callable[[bytes], None] | None,
+) -> int:
     args = _parser().parse_args(argv)
     settings = _settings(args)
     rules = _rules(args.rules)

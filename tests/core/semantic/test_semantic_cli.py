@@ -47,6 +47,20 @@ def test_the_comparison_without_the_model_says_the_semantic_row_waits(
     assert all(row["error"] is None for row in rows[:-1])
 
 
+def test_a_run_in_process_leaves_the_embedder_it_found(
+    no_embedder: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # with the model's runtime installed, the comparison installs a model for its
+    # Semantic row: for that run only (a leftover would give later callers figures)
+    from tests.core.hashed_embedder import HashedEmbedder
+
+    monkeypatch.setattr(onnx_runtime, "missing_modules", lambda model=None: [])
+    monkeypatch.setattr(cli, "_ModelOnFirstUse", HashedEmbedder)
+    rows = [json.loads(line) for line in cli.run([str(GUIDE), "--format", "compare"]).splitlines()]
+    assert rows[-1]["row"] == "Semantic" and rows[-1]["error"] is None  # it had the model
+    assert current_embedder() is None
+
+
 needs_model = pytest.mark.skipif(
     bool(onnx_runtime.missing_modules()), reason='needs pip install "chunker_py[embeddings]"'
 )
