@@ -9,7 +9,7 @@ words are drawn by the preview and the records themselves, from their view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,11 +58,15 @@ class DamageGroup:
             by_id(element_id).textContent = text
 
 
-def words(damage: Damage, indices: Sequence[int]) -> str:
-    """JSON {index: damage in words} for the chunks shown."""
+TINY_WORDS = "far below the size"
+
+
+def words(damage: Damage, indices: Sequence[int], tiny: Container[int] = ()) -> str:
+    """JSON {index: damage in words} for the chunks shown, a chunk in ``tiny`` (far below
+    the size: the readiness warning) saying so too."""
     out = {}
     for i in indices:
-        described = damage.chunks[i].describe()
+        described = damage.chunks[i].describe() + ([TINY_WORDS] if i in tiny else [])
         if described:
             out[str(i)] = "; ".join(described)
     return to_json(out)
@@ -76,7 +80,7 @@ def show_words(listing: Any, view: ListView, listed: Sequence[int]) -> None:
     if view.analysis is None:
         render().damage(listing, "{}")
     elif view.damage is not None:
-        render().damage(listing, words(view.damage, listed))
+        render().damage(listing, words(view.damage, listed, view.analysis.tiny))
 
 
 def damaged_indices(damage: Damage) -> list[int]:

@@ -108,6 +108,7 @@ class Embeddings:
         self.load_seconds: float | None = None
         self.embedded = 0  # texts the worker has embedded in this page (its data-embedded)
         self._proxies: list[Any] = []
+        self.said = ("", False)  # the message shown last, and whether it is a problem
 
     def _client(self) -> Any:
         from js import window  # after the start-up snapshot's restore, not at import
@@ -121,6 +122,7 @@ class Embeddings:
 
     # -- what the user sees
     def _show(self, message: str, *, problem: bool = False) -> None:
+        self.said = (message, problem)
         box = by_id("embedding")
         box.hidden = False
         box.dataset.state = self.state
@@ -157,6 +159,13 @@ class Embeddings:
             problem=True,
         )
 
+    def reveal(self) -> None:
+        """Semantic or Hybrid retrieval chosen (again): what was said last is shown again
+        (after a failure, with its Retry button)."""
+        if self.state != "off":
+            message, problem = self.said
+            self._show(message, problem=problem)
+
     def hide(self) -> None:
         """Lexical retrieval chosen: nothing to say (unless the browser cannot run it)."""
         if self.state != "unsupported":
@@ -171,8 +180,8 @@ class Embeddings:
         progress = by_id("embedding-progress")
         progress.hidden = False
         progress.removeAttribute("value")
-        promise = self._client().load(self._proxy(self._progress))
-        promise.then(self._proxy(self._loaded), self._proxy(self._failed))
+        promise = self._client().settle(self._proxy(self._progress))
+        promise.then(self._proxy(self._settled))
 
     def _progress(self, loaded: int, total: int) -> None:
         progress = by_id("embedding-progress")
@@ -184,6 +193,12 @@ class Embeddings:
             f"Downloading the embedding model ({MODEL_NAME}) from this site: "
             f"{megabytes(int(loaded))} of {megabytes(int(total))}…"
         )
+
+    def _settled(self, outcome: Any) -> None:
+        if outcome.ok:
+            self._loaded(outcome)
+        else:
+            self._failed(outcome)
 
     def _loaded(self, ready: Any) -> None:
         self.state = "ready"

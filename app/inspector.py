@@ -121,7 +121,7 @@ class Page:
         self.comparison = Comparison(self._apply_row)
         # Semantic and Hybrid retrieval: the model in a worker, its vectors kept by text
         self.embeddings = Embeddings(self._vectors_arrived)
-        self.sweep = SweepPanel(self._apply_row)
+        self.sweep = SweepPanel(self._apply_row, self.embeddings)
         # Semantic mode's vectors are the model's, kept by text (app/semantic.py)
         use_embedder(WaitingEmbedder(self.embeddings.vectors))
         self.semantic_waits = False
@@ -676,6 +676,8 @@ class Page:
         self.embeddings.drop_stale()  # the vectors made stay; jobs for older texts stop
         if result is None or not dense_retrieval(result):
             self.embeddings.hide()
+        else:
+            self.embeddings.reveal()
         self.root.dataset.evidence = "pending"
         self.root.dataset.evidenceComparison = "pending"
         self._later(result, chart_job)
@@ -688,6 +690,7 @@ class Page:
         (for the result shown; a newer edit's own run asks for its own)."""
         generation = self.generation
         after_paint(lambda: self._drive(generation, self.evidence.again()))
+        after_paint(lambda: self._drive(generation, self.sweep.resume()))
         if self.semantic_waits:  # Semantic mode's windows are embedded: split again
             self.semantic_waits = False
             self.computed = None

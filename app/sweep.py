@@ -7,22 +7,30 @@ It runs after the comparison, one step per task (app/inspector.py's ``_drive``),
 newer edit drops it; a finished sweep is kept per text, settings and questions, so going
 back to them shows it at once. #app[data-sweep] is "pending" until it is shown, then
 "ready"; #sweep-panel[data-top] names the top configuration and [data-pareto] the front.
+
+With Semantic or Hybrid retrieval the sweep ranks every configuration's chunks with the
+model: it first lists the texts it will embed (``sweep_texts``), has the model's worker
+embed those it has no vector for (app/embeddings.py: the Evidence check's own texts were
+asked for before, so its figures come first), says that it waits (#app[data-sweep] is
+"waiting"), and runs once they have all arrived (``resume``).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 import theme
 from dom import by_id, element, number, on, render, set_text
+from embeddings import dense_retrieval
 from js import window
 from pyodide.ffi import create_proxy
 
 from chunker_py import Analysis
+from chunker_py.embedding.supply import EmbeddingsPending
 from chunker_py.measures.evidence import Question
-from chunker_py.pipeline.sweep import Document, Sweep, sweep_steps
+from chunker_py.pipeline.sweep import Document, Sweep, sweep_steps, sweep_texts
 
 CACHED = 4  # sweeps kept (text, settings and questions each)
 
@@ -34,8 +42,11 @@ def sweep_key(result: Analysis, questions: Sequence[Question]) -> tuple[Any, ...
 class SweepPanel:
     """The sweep panel; ``apply_link`` applies a configuration's settings link."""
 
-    def __init__(self, apply_link: Callable[[str], None]) -> None:
+    def __init__(self, apply_link: Callable[[str], None], embeddings: Any = None) -> None:
         self.apply_link = apply_link
+        self.embeddings = embeddings  # the model's vectors (app/embeddings.py), or None
+        # the result and questions whose sweep waits for the model's vectors
+        self.waiting: tuple[Analysis, tuple[Question, ...]] | None = None
         self.cache: dict[tuple[Any, ...], Sweep] = {}
         self.shown: Sweep | None = None
         self.source_name = ""
@@ -46,7 +57,9 @@ class SweepPanel:
         on(by_id("sweep-front"), "click", self._use)
 
     def pending(self) -> None:
-        """A new result: the sweep shown is of an older one until this one's is done."""
+        """A new result: the sweep shown is of an older one until this one's is done (and
+        an older one waiting for vectors waits no more)."""
+        self.waiting = None
         by_id("app").dataset.sweep = "pending"
         by_id("sweep-panel").dataset.state = "pending"
         set_text("sweep-status", "Waiting for the comparison…")
@@ -56,9 +69,14 @@ class SweepPanel:
         the cache at once when it was run for them), then shown."""
         key = sweep_key(result, questions)
         found = self.cache.get(key)
+        self.waiting = None
         if found is None:
             document = Document(result.settings.source_name or None, result.text,
                                 tuple(questions))  # fmt: skip
+            if self.embeddings is not None:
+                ready = yield from self._vectors(result, document)
+                if not ready:
+                    return
             steps = sweep_steps([document], result.settings)
             progress = by_id("sweep-progress")
             while True:
@@ -67,6 +85,9 @@ class SweepPanel:
                 except StopIteration as end:
                     found = end.value
                     break
+                except EmbeddingsPending as pending:  # vectors dropped meanwhile: ask again
+                    self._wait(result, document.questions, pending.texts)
+                    return
                 progress.max = total
                 progress.value = done
                 set_text("sweep-status", f"Sweeping: {number(done)} of {number(total)} "
@@ -78,6 +99,41 @@ class SweepPanel:
                 del self.cache[next(iter(self.cache))]
         self.source_name = result.settings.source_name
         self.show(found)
+
+    def _vectors(self, result: Analysis, document: Document) -> Generator[None, None, bool]:
+        """Whether every text the sweep embeds has its vector (none needed with BM25);
+        if not, the model's worker is asked for those missing and the panel says it waits
+        (or that the model is unavailable)."""
+        if not dense_retrieval(result):
+            return True
+        set_text("sweep-status", "Listing the chunks the model will embed…")
+        wanted = yield from sweep_texts([document], result.settings)
+        missing = self.embeddings.without_vectors(wanted)
+        if not missing:
+            return True
+        by_id("app").dataset.sweep = "waiting"
+        if not self.embeddings.available():
+            set_text("sweep-status", "The sweep ranks with the embedding model, which is "
+                     "unavailable: choose Lexical retrieval, or Retry the model.")  # fmt: skip
+            return False
+        self._wait(result, document.questions, missing)
+        return False
+
+    def _wait(
+        self, result: Analysis, questions: tuple[Question, ...], texts: Sequence[str]
+    ) -> None:
+        by_id("app").dataset.sweep = "waiting"
+        self.waiting = (result, questions)
+        self.embeddings.request(texts)
+        set_text("sweep-status", f"Waiting for the embedding model: {number(len(texts))} "
+                 "texts of the sweep to embed…")  # fmt: skip
+
+    def resume(self) -> Iterator[None]:
+        """The model's vectors have arrived: the sweep that waited for them, if any."""
+        if self.waiting is None:
+            return iter(())
+        result, questions = self.waiting
+        return self.work(result, questions)
 
     def show(self, found: Sweep) -> None:
         self.shown = found

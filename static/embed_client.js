@@ -153,6 +153,15 @@ globalThis.chunkInspectorEmbed = (() => {
     return loading;
   };
 
+  // `load` for the page's Python: resolves {ok: true, seconds, fromCache, bytes} or
+  // {ok: false, file, reason}, never rejects (a rejection reaches Python as an exception
+  // whose fields are not the object's).
+  const settle = (progress) =>
+    load(progress).then(
+      (ready) => ({ ok: true, ...ready }),
+      (error) => ({ ok: false, file: error.file, reason: error.reason }),
+    );
+
   // Embeds the id lists in `idsJson` (a JSON list of lists of word-piece ids):
   // `vectors(indexes, Float32Array)` per batch (the rows of the texts at `indexes`),
   // then `done()`, or `error(reason)`.
@@ -173,5 +182,5 @@ globalThis.chunkInspectorEmbed = (() => {
     worker?.postMessage({ type: "cancel", job });
   };
 
-  return { support, load, embed, forget };
+  return { support, load, settle, embed, forget };
 })();

@@ -24,6 +24,17 @@ class Options:
     """Token window has no options of its own (the Tokenizer is a common setting)."""
 
 
+def over_size(_options: Options) -> str:
+    """Why a window's chunk can count more tokens than the chunk size (the size warning)."""
+    return (
+        "each window holds the chunk size in tokens of the whole text's encoding, but its "
+        "text counted on its own can take more: a word or a run of characters cut at the "
+        "window's edge is split into other pieces when it starts or ends a text (a "
+        "WordPiece word continued by ## pieces, byte-pair merges across the edge), and a "
+        "token ending inside a code point's bytes moves to that code point's end"
+    )
+
+
 def feed(job: Job, options: Options) -> None:
     """Send the windows to the sink (trimmed per the edges setting, like Fixed size)."""
     token_windows(job)

@@ -26,7 +26,7 @@ from .cache import text_index
 from .checks import budget_error, result_error
 from .location import build_chunks
 from .results import Chunk, Summary, TokenSummary, Tradeoff
-from .size_warnings import over_size_warnings, tiny_chunk_warnings
+from .size_warnings import over_size_warnings, tiny_chunk_warnings, tiny_chunks
 from .units import sizer_for
 
 
@@ -59,6 +59,12 @@ class Analysis:
         if self.error is not None or not self.spans:
             return None
         return damage_of(self.text, self.spans, self.settings)
+
+    @cached_property
+    def tiny(self) -> frozenset[int]:
+        """The indices of the chunks far below the size (under a twentieth of it, in its
+        unit): the readiness warning names them, the page's records say so beside each."""
+        return frozenset(i for i, _n in tiny_chunks(self.text, self.spans, self.settings))
 
     def damage_steps(self) -> Iterator[None]:
         """Compute ``damage`` in a few steps (the text's facts first, then the figures),

@@ -51,17 +51,21 @@ def _long_warnings(
 TINY_SHARE = 20  # a chunk under chunk size / TINY_SHARE is far below the size
 
 
+def tiny_chunks(text: str, spans: Sequence[Span], settings: Settings) -> list[tuple[int, int]]:
+    """(index, length in the size unit) of each chunk under a twentieth of the chunk size."""
+    limit = settings.chunk_size / TINY_SHARE
+    sizer = sizer_for(settings)
+    if sizer.per_code_point:
+        return [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start < limit]
+    return [
+        (i, n) for i, s in enumerate(spans) if (n := sizer.length(text, s.start, s.end)) < limit
+    ]
+
+
 def tiny_chunk_warnings(text: str, spans: Sequence[Span], settings: Settings) -> tuple[str, ...]:
     """Chunks under a twentieth of the chunk size, measured in its unit."""
     size = settings.chunk_size
-    limit = size / TINY_SHARE
-    sizer = sizer_for(settings)
-    if sizer.per_code_point:
-        tiny = [(i, s.end - s.start) for i, s in enumerate(spans) if s.end - s.start < limit]
-    else:
-        tiny = [
-            (i, n) for i, s in enumerate(spans) if (n := sizer.length(text, s.start, s.end)) < limit
-        ]
+    tiny = tiny_chunks(text, spans, settings)
     if not tiny:
         return ()
     unit = size_unit_name(settings)

@@ -35,6 +35,7 @@ from ..engine.limits import DEFAULT_BUDGET, MAX_CHUNK_SIZE, MAX_CHUNKS, MAX_CODE
 from ..engine.steps import finish, relay
 from ..measures.damage import SUMMARY_KEYS
 from ..measures.evidence import Question, evidence_steps
+from ..measures.ranking import needs_model
 from .compare import Row, row_settings, settings_row_steps
 
 # the size ladder: multiples of the current size, as (numerator, denominator)
@@ -401,6 +402,36 @@ def sweep_steps(
             yield (done, total)
     lines = [figures[c.key].as_json() for c in configs]
     return rank(lines, objective, budget)
+
+
+def sweep_texts(
+    documents: Sequence[Document],
+    settings: Settings,
+    *,
+    max_chunks: int | None = MAX_CHUNKS,
+    max_code_points: int | None = MAX_CODE_POINTS,
+) -> Generator[None, None, list[str]]:
+    """What the sweep has embedded with semantic or hybrid retrieval (nothing with BM25, or
+    without questions): each document's questions and every non-empty chunk text of every
+    configuration, once each, in the order met; in steps, one configuration each. The page
+    has these embedded by its worker before it sweeps."""
+    if not needs_model(settings.retrieval):
+        return []
+    found: dict[str, None] = {}
+    wanted = [(c.key, c.label, c.settings, False) for c in configurations(settings)]
+    for document in documents:
+        if not document.questions:
+            continue
+        found.update(dict.fromkeys(q.text for q in document.questions))
+        steps = settings_row_steps(
+            document.text, wanted, max_chunks=max_chunks, max_code_points=max_code_points
+        )
+        for row in steps:
+            if row is not None and row.analysis is not None:
+                text, spans = row.analysis.text, row.analysis.spans
+                found.update(dict.fromkeys(text[s[0] : s[1]] for s in spans if s[1] > s[0]))
+            yield
+    return list(found)
 
 
 def sweep(documents: Sequence[Document], settings: Settings, **options: Any) -> Sweep:

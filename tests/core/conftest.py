@@ -28,12 +28,20 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 # Semantic mode's vectors in every core test: a deterministic hashed bag of words (tests
-# of the model's absence uninstall it with the ``no_embedder`` fixture).
+# of the model's absence uninstall it with the ``no_embedder`` fixture). Only here: the
+# page's tests, run in the same process after these, compute without one, as the page
+# does before the model has loaded.
 from chunker_py.embedding.supply import use_embedder  # noqa: E402
 
 from .hashed_embedder import HashedEmbedder  # noqa: E402
 
-use_embedder(HashedEmbedder())
+
+@pytest.fixture(autouse=True, scope="package")
+def _hashed_vectors():
+    previous = use_embedder(HashedEmbedder())
+    yield
+    use_embedder(previous)
+
 
 # Building blocks that stress every rule of the guide: the default separators, CRLF, tabs,
 # NBSP, U+FEFF (not whitespace), emoji (two UTF-16 units), combining marks, ZWJ sequences,

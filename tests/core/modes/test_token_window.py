@@ -148,3 +148,20 @@ def _cli_run(text: str, argv: list[str]) -> str:
         return cli.run(argv)
     finally:
         sys.stdin = stdin
+
+
+@pytest.mark.parametrize(("name", "size"), [("wordpiece", 16), ("cl100k_base", 128)])
+def test_a_window_counted_on_its_own_over_the_size_is_explained(name: str, size: int) -> None:
+    """The user guide at these sizes has windows whose text, counted alone, is one token
+    over the size, although they hold the size in tokens of the whole encoding: the
+    readiness warning says why, not only that."""
+    text = (Path(__file__).resolve().parents[2] / "data" / "user_guide.txt").read_text("utf-8")
+    settings = Settings(mode="token-window", chunk_size=size, chunk_overlap=0, tokenizer=name)
+    result = analyse(text, settings)
+    tokenizer = get_tokenizer(name)
+    ends = tokenizer.token_ends(text, merged=False)
+    over = [s for s in result.spans if tokenizer.count(text[s.start : s.end]) > size]
+    assert over  # the case this guards
+    assert all(tokens_in(ends, s.start, s.end) <= size for s in over)
+    (warning,) = [w for w in result.warnings if "exceed the chunk size" in w]
+    assert "counted on its own can take more" in warning and "window's edge" in warning

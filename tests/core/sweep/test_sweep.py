@@ -15,6 +15,7 @@ import pytest
 from chunker_py import Settings, analyse
 from chunker_py.embedding import onnx_runtime
 from chunker_py.embedding.supply import use_embedder
+from chunker_py.engine.steps import finish
 from chunker_py.io.questions import read_questions
 from chunker_py.measures.evidence import Excerpt, Question, evidence_of
 from chunker_py.pipeline.sweep import (
@@ -24,6 +25,7 @@ from chunker_py.pipeline.sweep import (
     objective_keys,
     sweep,
     sweep_steps,
+    sweep_texts,
 )
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -134,6 +136,38 @@ def test_the_steps_give_the_same_sweep_with_progress_to_the_end() -> None:
     assert progress[-1] == (total, total)
     assert [d for d, _t in progress] == sorted(d for d, _t in progress)
     assert len(progress) > total  # pauses inside configurations too
+
+
+@pytest.mark.parametrize("retrieval", ["dense", "hybrid"])
+def test_the_texts_listed_are_what_the_sweep_embeds(retrieval: str) -> None:
+    """The page has the sweep's texts embedded first, then sweeps: with only those vectors
+    at hand the sweep runs to the end, and it asks for every one of them."""
+    from tests.core.hashed_embedder import HashedEmbedder
+
+    settings = Settings(chunk_size=200, chunk_overlap=20, retrieval=retrieval)
+    listed = finish(sweep_texts(DOCUMENTS, settings))
+    assert len(listed) == len(set(listed)) and "" not in listed
+    assert {q.text for q in QUESTIONS} | {SECOND_QUESTION.text} <= set(listed)
+    hashed = HashedEmbedder()
+    known = dict(zip(listed, hashed.embed(listed), strict=True))
+    asked: set[str] = set()
+
+    class OnlyThese:
+        def embed(self, texts: list[str]) -> list[tuple[float, ...]]:
+            asked.update(texts)
+            return [known[t] for t in texts]  # a KeyError fails the test
+
+    previous = use_embedder(OnlyThese())
+    try:
+        done = sweep(DOCUMENTS, settings)
+    finally:
+        use_embedder(previous)
+    assert asked == set(listed)
+    assert all(line["error"] is None for line in done.lines)
+    # BM25 embeds nothing, and a document without questions adds nothing
+    assert finish(sweep_texts(DOCUMENTS, settings.replace(retrieval="bm25"))) == []
+    alone = finish(sweep_texts([Document(None, SAMPLE)], settings))
+    assert alone == []
 
 
 def test_the_default_ranking_is_recall_then_fewer_damaged_chunks_then_fewer_tokens() -> None:

@@ -14,22 +14,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from chunker_py import FIELDS
-
 from ..conftest import ROOT, App
 from .conftest import LOAD_TIMEOUT_MS
 from .conftest import RecordingHost as Host
 from .stand_in_model import MODEL_FILE
 
-pytestmark = [
-    pytest.mark.skipif(
-        "retrieval" not in FIELDS, reason="the Retrieval setting is not in chunker_py yet"
-    ),
-    # Open defect: with the real model on the user guide and its questions, the Evidence
-    # check's figures download stays disabled after the model is ready, so the page's dense
-    # and hybrid figures are not yet shown equal to the command line's. Not run until fixed.
-    pytest.mark.xfail(run=False, reason="open defect: the dense figures never complete"),
-]
+pytestmark = pytest.mark.browser
 DOCUMENT = ROOT / "tests" / "data" / "user_guide.txt"
 QUESTIONS = ROOT / "tests" / "data" / "user_guide-questions.csv"
 METHOD_VALUE = {"Semantic": "dense", "Hybrid": "hybrid", "Lexical": "bm25"}

@@ -16,6 +16,7 @@ from chunker_py import analyse, compare
 from chunker_py.config.links import settings_from_fragment
 
 from ..conftest import App
+from ..input.test_modes import set_option
 
 pytestmark = pytest.mark.browser
 
@@ -73,7 +74,10 @@ def test_each_damaged_chunk_says_how_in_words_and_the_filter_shows_only_those(
     words = app.page.locator("#records-body tr").evaluate_all(
         "rows => rows.map(r => r.lastElementChild.textContent)"
     )
-    assert words == ["; ".join(c.describe()) for c in damage.chunks]
+    assert words == [
+        "; ".join(c.describe() + (["far below the size"] if i in result.tiny else []))
+        for i, c in enumerate(damage.chunks)
+    ]
     filter_box = app.page.get_by_label("Show damaged chunks only")
     filter_box.check()
     rows = app.records()
@@ -84,6 +88,35 @@ def test_each_damaged_chunk_says_how_in_words_and_the_filter_shows_only_those(
     )
     filter_box.uncheck()
     expect(app.page.locator("#records-body tr")).to_have_count(len(result.spans))
+
+
+FENCED = (
+    "Intro paragraph that explains the code below in a few words.\n\n"
+    "```python\n" + "value = compute(value)\n" * 12 + "```\n\n"
+    "Closing paragraph after the code block, long enough to stand alone: it says what the "
+    "code computes and why, in more words than one chunk of the size holds.\n"
+)
+
+
+def test_a_chunk_far_below_the_size_says_so_in_readiness_and_its_record(app: App) -> None:
+    """A lone closing fence with the Markdown preset: a 3-code-point chunk."""
+    app.configure(FENCED, size=120, overlap=0)
+    set_option(app, "Separators preset", "markdown")
+    try:
+        wait_after_paint(app)
+        settings = current_settings(app)
+        assert settings.get("preset") == "markdown"
+        result = analyse(FENCED, settings)
+        fence = next(c.index for c in result.chunks if c.text == "```")
+        assert result.tiny == {fence}
+        warnings = app.region("Chunk readiness").locator("#readiness-warnings li")
+        expect(warnings.filter(has_text="far below the size")).to_have_count(1)
+        row = app.page.locator(f'#records-body tr[data-index="{fence}"]')
+        expect(row.locator(".damage-cell")).to_contain_text("far below the size")
+        texts = app.page.locator("#records-body tr .damage-cell").all_text_contents()
+        assert [i for i, t in enumerate(texts) if "far below the size" in t] == [fence]
+    finally:
+        set_option(app, "Separators preset", "generic")
 
 
 def test_choosing_a_comparison_row_applies_its_settings(app: App) -> None:
