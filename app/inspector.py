@@ -125,6 +125,8 @@ class Page:
         # Semantic mode's vectors are the model's, kept by text (app/semantic.py)
         use_embedder(WaitingEmbedder(self.embeddings.vectors))
         self.semantic_waits = False
+        # the result whose comparison's Semantic row waits for these windows' vectors
+        self.semantic_row: tuple[chunker_py.Analysis, list[str]] | None = None
         self.evidence = EvidencePanel(  # Evidence check
             self.source,
             apply_row=self._apply_row,
@@ -397,6 +399,7 @@ class Page:
         self.comparison_view = ComparisonView(rows, applied)
         self.comparison.show(self.comparison_view)
         yield
+        self._semantic_row_vectors(result, rows)
         if result is self.evidence_view.analysis:  # Evidence check: one row per step too
             self.evidence_view = replace(self.evidence_view, rows=rows)
             yield from self.evidence.work(self.evidence_view)
@@ -412,6 +415,22 @@ class Page:
             self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
         yield from self.sweep.work(result, self.evidence.questions)
+
+    def _semantic_row_vectors(self, result: chunker_py.Analysis, rows: Sequence[Row]) -> None:
+        """The comparison's Semantic row waits for the model's vectors of its sentence
+        windows. Once the model has been chosen in this page (Semantic mode, or Semantic or
+        Hybrid retrieval: it is never downloaded for this row alone), they are asked for,
+        and the comparison runs again when they have arrived (``_vectors_arrived``)."""
+        self.semantic_row = None
+        if self.embeddings.state not in ("loading", "ready"):
+            return
+        for row in rows:
+            if row.key == "semantic" and row.damage is None and row.error is not None:
+                try:
+                    analyse(result.text, row.settings, with_tradeoffs=False)
+                except EmbeddingsPending as waiting:
+                    self.semantic_row = (result, list(waiting.texts))
+                    self.embeddings.request(waiting.texts)
 
     def _other_modes(self, text: str, chosen: Settings) -> Iterator[None]:
         """Semantic mode waits for the model's vectors: the comparison shows the other
@@ -691,6 +710,14 @@ class Page:
         generation = self.generation
         after_paint(lambda: self._drive(generation, self.evidence.again()))
         after_paint(lambda: self._drive(generation, self.sweep.resume()))
+        waited = self.semantic_row  # the Semantic row's figures, once all its windows are in
+        if (
+            waited is not None
+            and waited[0] is self.result
+            and not self.embeddings.without_vectors(waited[1])
+        ):
+            self.semantic_row = None
+            after_paint(lambda: self._drive(generation, self._comparison(waited[0], None)))
         if self.semantic_waits:  # Semantic mode's windows are embedded: split again
             self.semantic_waits = False
             self.computed = None

@@ -168,3 +168,37 @@ def test_a_damaged_model_says_so_and_lexical_retrieval_keeps_working(
     app.press("Retry")
     semantic_state(app, "ready")
     expect(app.page.locator("#embedding")).to_have_attribute("data-state", "ready")
+
+
+def test_once_the_model_is_chosen_the_comparisons_semantic_row_gets_its_figures(
+    model_site: Callable[..., Path], hosts: Callable[..., Host], apps: Callable[..., App]
+) -> None:
+    """Before the model is chosen the Semantic row waits ("—", nothing downloaded for it);
+    with Semantic retrieval chosen the model loads, the row's windows are embedded and the
+    row gets its figures: the chunk count that Semantic mode, chosen with its Use button,
+    then gives."""
+    host = hosts(model_site())
+    app = apps(host.url)
+    app.page.set_default_timeout(LOAD_TIMEOUT_MS)
+    app.open().wait_ready()
+    app.page.wait_for_selector('#app[data-comparison="ready"]', state="attached")
+    semantic = app.page.locator("#compare-body tr").filter(
+        has=app.page.locator("th", has_text="Semantic")
+    )
+    cells = "row => Array.from(row.cells, c => c.textContent)"
+    assert semantic.evaluate(cells)[3] == "—"
+    assert not any(path.endswith(f"/static/model/{MODEL_FILE}") for path in host.paths)
+    choose_retrieval(app, "Semantic")
+    semantic_state(app, "ready")
+    app.page.wait_for_function(
+        """() => {
+          const row = [...document.querySelectorAll('#compare-body tr')]
+            .find(r => r.querySelector('th').textContent.startsWith('Semantic'));
+          return row && row.cells[3].textContent !== '—';
+        }"""
+    )
+    count = int(semantic.evaluate(cells)[1].replace(",", ""))
+    assert count > 0
+    app.page.get_by_role("button", name="Use Semantic settings").click()
+    expect(app.page.get_by_role("radio", name="Semantic", exact=True)).to_be_checked()
+    expect(app.figure("Chunks")).to_have_text(f"{count:,}")
