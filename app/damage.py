@@ -91,7 +91,7 @@ def damaged_indices(damage: Damage) -> list[int]:
 DAMAGE_COLUMNS = range(5, 11)
 # then the evidence columns, "…" until app/evidence.py fills them in after the paint
 EVIDENCE_AT = 11
-EVIDENCE_COLUMNS = 6
+EVIDENCE_COLUMNS = 7
 
 
 def _cells(row: Row) -> list[str]:
@@ -255,8 +255,8 @@ class Comparison:
 
 
 # The Evidence columns' directions: +1 higher is better (kept whole, one chunk, Precision
-# Omega, recall), -1 lower (chunks to read, tokens at k).
-EVIDENCE_DIRECTIONS = (1, 1, -1, 1, 1, -1)
+# Omega, recall, IoU), -1 lower (chunks to read, tokens at k).
+EVIDENCE_DIRECTIONS = (1, 1, -1, 1, 1, 1, -1)
 
 
 def _leading_number(text: str) -> float | None:

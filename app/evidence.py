@@ -22,8 +22,7 @@ from dom import by_id, element, number, on, render
 from embeddings import Embeddings, VectorsPending, dense_retrieval, texts_to_embed
 
 from chunker_py import Analysis, ChunkerError, Row
-from chunker_py.config.links import settings_to_fragment
-from chunker_py.engine.limits import MAX_CHUNKS, MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
+from chunker_py.engine.limits import MAX_EXCERPTS, MAX_QUESTION_LENGTH, MAX_QUESTIONS
 from chunker_py.io.questions import (
     Skipped,
     import_questions,
@@ -152,8 +151,8 @@ def questions(count: int) -> str:
 @dataclass(frozen=True)
 class EvidenceView:
     """What the Evidence check shows of one result: the result (each question's figures;
-    None: no chunks to check), once the comparison has run its rows (``rows``: the
-    Evidence by splitter table; None until then, the table shown stays, dimmed) and the
+    None: no chunks to check), once the comparison has run its rows (``rows``: their
+    figures fill the Splitter comparison's Evidence columns; None until then) and the
     rows of the trade-off chart's sizes (``by_size``: the excerpts kept whole per size;
     None until then). The page makes one per result and gives it the rows as they come;
     the panel works out only what is new since the view it shows."""
@@ -226,7 +225,6 @@ class EvidencePanel:
         on(by_id("evidence-download"), "click", lambda _e: self._download_figures())
         # one handler per list (its buttons are rebuilt with every result)
         on(by_id("evidence-list"), "click", self._list_clicked)
-        on(by_id("evidence-compare-body"), "click", self._row_clicked)
         self._load_sample()
 
     def _list_clicked(self, event: Any) -> None:
@@ -237,11 +235,6 @@ class EvidencePanel:
         chunk = getattr(data, "chunk", None)
         if chunk:
             self.show_chunk(int(chunk))
-
-    def _row_clicked(self, event: Any) -> None:
-        fragment = event.target.dataset.fragment
-        if fragment and not event.target.disabled:
-            self.apply_row(str(fragment))
 
     def _load_sample(self) -> None:
         """The sample text's example questions (static/sample-questions.csv, inlined)."""
@@ -777,41 +770,22 @@ class EvidencePanel:
 
     def _rows_drawn(self, rows: Sequence[Row] | None) -> None:
         """No figures for the rows (no questions), or no rows (no comparison)."""
-        by_id("evidence-compare-body").replaceChildren()
         if rows is not None:
             self.on_rows(rows, [comparison_cells(None) for _row in rows])
         by_id("app").dataset.evidenceComparison = "ready"
 
     def _draw_rows(self, rows: Sequence[Row], summaries: Sequence[dict[str, Any] | None]) -> None:
-        body = by_id("evidence-compare-body")
+        """The rows' figures, to the Splitter comparison's Evidence columns."""
         self.on_rows(rows, [comparison_cells(s) for s in summaries])
-        trs = []
-        for row, s in zip(rows, summaries, strict=True):
-            tr = element("tr", cls="current" if row.current else "")
-            th = element("th", row.label + (" (current)" if row.current else ""))
-            th.scope = "row"
-            tr.append(th)
-            for cell in evidence_row_cells(s, row.over_limit):
-                tr.append(element("td", cell, "num"))
-            td = element("td")
-            button = element("button", "Current" if row.current else "Use")
-            button.type = "button"
-            button.disabled = row.current
-            word = "Current" if row.current else "Use"
-            button.setAttribute("aria-label", f"{word} {row.label} (by its evidence figures)")
-            button.dataset.fragment = settings_to_fragment(row.settings)
-            td.append(button)
-            tr.append(td)
-            trs.append(tr)
-        body.replaceChildren(*trs)
         by_id("app").dataset.evidenceComparison = "ready"
 
 
 def comparison_cells(s: dict[str, Any] | None) -> list[str]:
     """The Splitter comparison's Evidence columns for a row's evidence summary: Kept whole,
-    One chunk, Chunks to read, Precision Ω, Recall at k, Tokens at k ("—" without)."""
+    One chunk, Chunks to read, Precision Ω, Recall at k, IoU at k, Tokens at k ("—"
+    without)."""
     if s is None:
-        return ["—"] * 6
+        return ["—"] * 7
     r = s["retrieval"]
     return [
         f"{s['kept_whole']} of {s['excerpts']}",
@@ -819,15 +793,6 @@ def comparison_cells(s: dict[str, Any] | None) -> list[str]:
         _mean(s["chunks_to_read"], 1),
         _mean(s["precision_omega"], 3),
         _mean(r["recall"], 3),
+        _mean(r["iou"], 3),
         _mean(r["tokens"], 1),
     ]
-
-
-def evidence_row_cells(s: dict[str, Any] | None, over_limit: bool) -> list[str]:
-    """The Evidence by splitter row's cells: the comparison's (``comparison_cells``) with
-    IoU at k after Recall at k; a row without figures over the chunk limit says so."""
-    cells = comparison_cells(s)
-    cells.insert(5, "—" if s is None else _mean(s["retrieval"]["iou"], 3))
-    if s is None and over_limit:
-        cells[0] = f"over the {number(MAX_CHUNKS)}-chunk limit"
-    return cells

@@ -64,8 +64,13 @@ def test_the_sample_questions_figures_equal_the_command_line(fresh: App) -> None
     assert name == "evidence.jsonl"
     expected = cli("static/sample.txt", "--questions", str(QUESTIONS), "--format", "evidence")
     assert data == expected
-    rows = fresh.page.locator("#evidence-compare-body > tr")
+    fresh.page.wait_for_selector('#app[data-evidence-comparison="ready"]', timeout=60_000)
+    rows = fresh.page.locator("#compare-body > tr")
     expect(rows).to_have_count(8)  # seven splitters and Semantic mode
+    # their evidence figures are the comparison's Evidence columns, not a second table
+    expect(fresh.page.locator("#evidence-compare-body")).to_have_count(0)
+    kept = rows.filter(has_text="Sentence").locator("td.ev-col").first
+    expect(kept).to_have_text("5 of 5")
     assert "BM25" in fresh.page.locator("#evidence-bm25").inner_text()
 
 
@@ -194,12 +199,13 @@ def test_a_cut_excerpt_follows_the_chunk_size(fresh: App) -> None:
 
 
 def test_choose_a_comparison_row_by_its_evidence_figures(fresh: App) -> None:
-    row = fresh.page.locator("#evidence-compare-body > tr").filter(has_text="Sentence")
-    expect(row.locator("td").first).to_have_text("5 of 5")
-    fresh.settle(lambda: fresh.press("Use Sentence (by its evidence figures)"))
+    fresh.page.get_by_role("radio", name="Evidence", exact=True).check()
+    row = fresh.page.locator("#compare-body > tr").filter(has_text="Sentence")
+    expect(row.locator("td.ev-col").first).to_have_text("5 of 5")
+    fresh.settle(lambda: fresh.press("Use Sentence settings"))
     assert fresh.page.get_by_role("radio", name="Sentence", exact=True).is_checked()
     evidence_ready(fresh)
-    expect(fresh.page.locator("#evidence-compare-body > tr.current").locator("th")).to_contain_text(
+    expect(fresh.page.locator("#compare-body > tr.current").locator("th")).to_contain_text(
         "Sentence (current)"
     )
 
@@ -390,7 +396,7 @@ def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
     # Semantic mode's row waits for the embedding model in the page (it is loaded only when
     # Semantic mode or dense retrieval is chosen); the command line has the model
     (waiting,) = [i for i, row in enumerate(rows) if row["settings"]["mode"] == "semantic"]
-    assert shown.pop(waiting) == ["—"] * 6
+    assert shown.pop(waiting) == ["—"] * 7
     rows.pop(waiting)
     expected = []
     for row in rows:
@@ -403,19 +409,11 @@ def test_the_splitter_comparison_shows_the_evidence_columns(fresh: App) -> None:
                 f"{e['chunks_to_read']:.1f}",
                 f"{e['precision_omega']:.3f}",
                 f"{r['recall']:.3f}",
+                f"{r['iou']:.3f}",
                 f"{r['tokens']:.1f}",
             ]
         )
     assert shown == expected
-    # Evidence by splitter: the same cells, row for row, with IoU at k after Recall at k
-    by_splitter = fresh.page.locator("#evidence-compare-body > tr").evaluate_all(
-        "rows => rows.map(r => [...r.querySelectorAll('td.num')].map(c => c.innerText))"
-    )
-    by_splitter.pop(waiting)
-    assert by_splitter == [
-        [*cells[:5], f"{row['evidence']['retrieval']['iou']:.3f}", cells[5]]
-        for cells, row in zip(expected, rows, strict=True)
-    ]
     sizes = table.evaluate("(el) => [el.scrollWidth, el.clientWidth]")
     assert sizes[0] <= sizes[1], sizes
     # the row keeping the most evidence whole at this size: Markdown structure (5 of 5)

@@ -112,7 +112,7 @@ def test_every_evidence_column_marks_its_best_value(swept: App) -> None:
     swept.page.wait_for_selector('#app[data-evidence-comparison="ready"]', timeout=60_000)
     swept.page.get_by_role("radio", name="Evidence", exact=True).check()
     rows = swept.page.locator("#compare-body > tr")
-    for column in range(6):
+    for column in range(7):
         cells = [rows.nth(i).locator("td.ev-col").nth(column) for i in range(rows.count())]
         marked = [c for c in cells if "best" in (c.get_attribute("class") or "").split()]
         assert marked, [c.inner_text() for c in cells]

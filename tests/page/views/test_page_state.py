@@ -220,25 +220,25 @@ def new_panel(calls: dict[str, list[Any]]) -> Any:
 
 def test_the_evidence_check_is_shown_from_one_view_per_result() -> None:
     """Each part of an ``EvidenceView`` is worked out once: the result's figures, then the
-    comparison rows' (the Evidence by splitter table), then the sizes' (excerpts kept
-    whole); a view without rows leaves the table shown as it is; questions changed: all
-    again; a view without a result says so and empties the table."""
+    comparison rows' (their cells for the Splitter comparison's Evidence columns), then
+    the sizes' (excerpts kept whole); questions changed: all again; a view without a
+    result says so."""
     calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
     panel = new_panel(calls)
     result = analyse(TEXT, CHOSEN)
-    table = by_id("evidence-compare-body")
-    table.replaceChildren(Node("tr"))  # the previous result's row
     view = evidence.EvidenceView(result)
     assert list(panel.work(view))  # in steps
     assert calls["found"] == [result] and not calls["rows"] and not calls["sizes"]
     assert by_id("evidence-questions").textContent == "2 of 2"
-    assert len(table.children) == 1  # stays (dimmed) until this result's rows come
     rows = [r for r in compare_row_steps(TEXT, CHOSEN, known=result) if r is not None]
     view = replace(view, rows=rows)
     panel.show(view)
     assert calls["found"] == [result]  # the result's figures are not found again
     assert [(r, len(cells)) for r, cells in calls["rows"]] == [(rows, len(rows))]
-    assert len(table.children) == len(rows)
+    ((_rows, cells),) = calls["rows"]
+    # two questions, each kept whole by the current row: its Kept whole column says so
+    current = next(i for i, r in enumerate(rows) if r.current)
+    assert cells[current][0] == "2 of 2" and all(len(c) == 7 for c in cells)
     by_size = [r for r in damage_by_size_row_steps(TEXT, CHOSEN, known=result) if r is not None]
     panel.show(replace(view, by_size=by_size))
     assert len(calls["found"]) == 1 and len(calls["rows"]) == 1
@@ -250,7 +250,7 @@ def test_the_evidence_check_is_shown_from_one_view_per_result() -> None:
     assert len(calls["found"]) == len(calls["rows"]) == len(calls["sizes"]) == 2
     assert by_id("evidence-questions").textContent == "1 of 1"
     panel.show(evidence.EvidenceView())
-    assert calls["found"][-1] is None and table.children == []
+    assert calls["found"][-1] is None
     assert by_id("evidence-questions").textContent == "—"
 
 
@@ -305,8 +305,9 @@ def test_a_question_added_while_the_figures_are_worked_out_drops_the_older_work(
 
 
 def test_a_question_added_while_the_rows_are_worked_out_drops_the_older_rows() -> None:
-    """The same for the Evidence by splitter table: rows being worked out when a question
-    is added are worked out again for the new list, and the older work never draws them."""
+    """The same for the comparison rows' evidence cells: rows being worked out when a
+    question is added are worked out again for the new list, and the older work never
+    hands them over."""
     result = analyse(TEXT, CHOSEN)
     rows = [r for r in compare_row_steps(TEXT, CHOSEN, known=result) if r is not None]
     calls: dict[str, list[Any]] = {"found": [], "rows": [], "sizes": []}
@@ -319,7 +320,8 @@ def test_a_question_added_while_the_rows_are_worked_out_drops_the_older_rows() -
     assert len(calls["rows"]) == 1  # the rows' cells again, for the three questions
     steps_of(older)
     assert len(calls["rows"]) == 1
-    assert len(by_id("evidence-compare-body").children) == len(rows)
+    ((handed, cells),) = calls["rows"]
+    assert handed is rows and len(cells) == len(rows)
 
 
 def test_the_rows_worked_out_meanwhile_leave_the_figures_work_running() -> None:
@@ -342,20 +344,19 @@ def test_the_rows_worked_out_meanwhile_leave_the_figures_work_running() -> None:
 def test_the_page_gives_the_evidence_check_its_views_as_it_finds_the_rows() -> None:
     """The comparison may give the view its rows before the step that finds the result's
     figures has run (a long text's steps): that step then shows the view as it is by then,
-    which keeps the rows' table."""
+    which keeps the rows' evidence cells in the comparison."""
     page = new_page()
     page.evidence.questions = [question(TEXT, "Sentence number 7 of")]
     result = page.result
     for _step in page._comparison(result, None):
         pass
-    table = by_id("evidence-compare-body")
     assert page.evidence_view.analysis is result and page.evidence_view.rows
-    assert len(table.children) == len(page.evidence_view.rows)
+    cells = page.comparison_view.evidence  # the comparison's evidence cells
+    assert cells is not None and len(cells) == len(page.evidence_view.rows)
     for _step in page.evidence.work(page.evidence_view):  # the figures' step, as _later has it
         pass
-    assert len(table.children) == len(page.evidence_view.rows)
+    assert page.comparison_view.evidence == cells
     assert by_id("evidence-questions").textContent == "1 of 1"
-    assert page.comparison_view.evidence is not None  # the comparison's evidence cells
 
 
 def test_a_newer_long_edit_says_what_it_does_once_chunk_readiness_says_counting() -> None:

@@ -67,7 +67,7 @@ class Row:
         self.body, self.index = body, index
 
     def querySelectorAll(self, _selector: str) -> list[Cell]:  # "td.ev-col"
-        return [Cell(self.body, self.index, c) for c in range(6)]
+        return [Cell(self.body, self.index, c) for c in range(7)]
 
 
 class Plotly:
@@ -214,8 +214,10 @@ def test_the_comparison_evidence_cells_come_with_the_view() -> None:
     table.show(view)
     body = ELEMENTS["compare-body"]
     assert SCRIPTS.compared == 1 and len(body.rows) == len(rows)
-    assert body.evidence_cells == [["…"] * 6 for _row in rows]
-    cells = [[f"{i} of 3", "1 of 2", "2.0", "0.500", "1.000", "30.0"] for i in range(len(rows))]
+    assert body.evidence_cells == [["…"] * 7 for _row in rows]
+    cells = [
+        [f"{i} of 3", "1 of 2", "2.0", "0.500", "1.000", "0.250", "30.0"] for i in range(len(rows))
+    ]
     table.show(replace(view, evidence=cells))
     assert SCRIPTS.compared == 1  # the same rows: only their evidence cells are set
     assert body.evidence_cells == cells
@@ -223,7 +225,7 @@ def test_the_comparison_evidence_cells_come_with_the_view() -> None:
     assert body.rows == [] and body.evidence_cells == []
     assert ELEMENTS["compare-status"].textContent == "No comparison: see Chunk readiness."
     table.show(damage.ComparisonView(rows))  # the rows again: drawn anew, "…" again
-    assert SCRIPTS.compared == 2 and body.evidence_cells == [["…"] * 6 for _row in rows]
+    assert SCRIPTS.compared == 2 and body.evidence_cells == [["…"] * 7 for _row in rows]
 
 
 def test_the_records_get_their_token_counts_with_a_counted_view() -> None:
