@@ -655,6 +655,18 @@ class EvidencePanel:
         by_id("evidence-k").textContent = shown
         method = getattr(result.settings, "retrieval", "bm25") if result is not None else "bm25"
         by_id("evidence-method").textContent = METHOD_HELP.get(method, METHOD_HELP["bm25"])
+        retrieved = retrieved_words(method, k, budget)
+        unit = "in code points (0\N{EN DASH}1)"
+        by_id(
+            "evidence-recall-def"
+        ).textContent = f"mean share of the evidence inside {retrieved}, {unit}"
+        by_id(
+            "evidence-precision-def"
+        ).textContent = f"mean share of {retrieved} that is evidence, {unit}"
+        by_id(
+            "evidence-iou-def"
+        ).textContent = f"mean overlap of evidence and {retrieved} over their union, {unit}"
+        by_id("compare-retrieval").textContent = f"at k: {retrieved}"
         tokenizer = settings.tokenizer if settings is not None else "cl100k_base"
         by_id("evidence-tokens-def").textContent = (
             "mean total tokens of the chunks retrieved, per question, counted with "
@@ -778,6 +790,17 @@ class EvidencePanel:
         """The rows' figures, to the Splitter comparison's Evidence columns."""
         self.on_rows(rows, [comparison_cells(s) for s in summaries])
         by_id("app").dataset.evidenceComparison = "ready"
+
+
+def retrieved_words(method: str, k: int, budget: int | None) -> str:
+    """The chunks the figures "at k" are of, in words: the retrieval named, and k or the
+    context budget ("the 5 chunks Semantic retrieval ranks first")."""
+    name = METHOD_NAMES.get(method, "BM25")
+    if budget is not None:
+        return f"the chunks {name} ranks first while their tokens stay within {budget:,}"
+    if method == "bm25":
+        return f"the {k:,} chunks BM25 retrieves"
+    return f"the {k:,} chunks {name} retrieval ranks first"
 
 
 def comparison_cells(s: dict[str, Any] | None) -> list[str]:

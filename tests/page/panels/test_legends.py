@@ -69,3 +69,20 @@ def test_the_size_trade_offs_labels_are_legible_with_questions(app: App, width: 
     for (_l1, right), (left, _r2) in pairwise(boxes):
         assert right <= left + 1, boxes
     app.page.set_viewport_size({"width": 1400, "height": 900})
+
+
+def test_the_figures_at_k_say_which_chunks_they_are_of(app: App) -> None:
+    """Recall, Precision and IoU at k, and the comparison's Evidence columns, name the
+    retrieval and what it takes: k chunks, or those within the Budget."""
+    definitions = [app.page.locator(f"#evidence-{f}-def") for f in ("recall", "precision", "iou")]
+    compared = app.page.locator("#compare-retrieval")
+    app.fill("Chunks retrieved", "3")
+    for said in (*definitions, compared):
+        expect(said).to_contain_text("the 3 chunks BM25 retrieves")
+    app.fill("Budget", "800")
+    within = "the chunks BM25 ranks first while their tokens stay within 800"
+    for said in (*definitions, compared):
+        expect(said).to_contain_text(within)
+    app.fill("Budget", "")
+    app.fill("Chunks retrieved", "5")
+    expect(compared).to_have_text("at k: the 5 chunks BM25 retrieves")
