@@ -42,7 +42,7 @@ class UnpackOnDemand:
         if fullname not in self.names:
             return None
         sys.meta_path.remove(self)
-        import js  # type: ignore[import-not-found]  # Pyodide's bridge to the page
+        import js  # Pyodide's bridge to the page
 
         unpack = getattr(js, "chunkInspectorUnpack", None)
         if unpack is not None:

@@ -160,8 +160,8 @@ class ChunkMap:
             ranges, words = view.evidence
             if redrawn:  # the underline's ranges lay on the text elements replaced
                 self.evidence = ("", "")
-            marks = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
-            self._evidence(analysis.text, marks)
+            marked = to_json({"ranges": ranges, "chunks": {str(i): w for i, w in words.items()}})
+            self._evidence(analysis.text, marked)
             if words != self.evidence_words:
                 self.evidence_words = dict(words)
                 renamed = True

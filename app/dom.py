@@ -311,7 +311,7 @@ class Windowed:
         first = picked[0]
         built = analysis.chunk_window(first, picked[-1] + 1)
         if len(picked) == len(built):  # first..last: every chunk between
-            return built
+            return tuple(built)
         return tuple(built[i - first] for i in picked)
 
     def offer_more(self, total: int) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from dom import by_id, number
@@ -265,7 +266,7 @@ class Embeddings:
             key, part = self.keys, todo[at : at + SLICE]
             self.jobs[key] = part
             group.add(key)
-            self._later(lambda key=key, part=part: self._post(key, part))
+            self._later(partial(self._post, key, part))
         if todo:
             self.groups.append(group)
             self._say_pending()

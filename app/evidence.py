@@ -283,7 +283,7 @@ class EvidencePanel:
                 "Paste the passage into Excerpt first, then choose Find excerpt.", problem=True
             )
             return
-        starts = []
+        starts: list[int] = []
         at = text.find(content)
         while at >= 0 and len(starts) <= 50:
             starts.append(at)

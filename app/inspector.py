@@ -155,7 +155,7 @@ class Page:
         self.evidence.wire()
         self.embeddings.wire()
         self.sweep.wire()
-        theme.on_change(lambda: (self.tradeoff.redraw(), self.sizes.redraw(), self.sweep.redraw()))
+        theme.on_change(self._redraw_charts)
         on(window, "hashchange", lambda _event: self._link_changed())
         by_id("core-version").textContent = f"chunker_py {chunker_py.__version__}"
         on(by_id("result-bar"), "click", lambda _event: by_id("readiness").scrollIntoView())
@@ -510,10 +510,16 @@ class Page:
         self.preview.show(self.view)
         self.records.show(self.view)
 
+    def _redraw_charts(self) -> None:
+        """The colour scheme changed: the charts in its colours."""
+        self.tradeoff.redraw()
+        self.sizes.redraw()
+        self.sweep.redraw()
+
     def _filter_damaged(self) -> None:
         found = self.result.damage if self.result is not None else None
-        wanted = by_id("damaged-only").checked and found is not None
-        self._guarded(lambda: self._set_only(damaged_indices(found) if wanted else None))
+        wanted = found if by_id("damaged-only").checked else None
+        self._guarded(lambda: self._set_only(None if wanted is None else damaged_indices(wanted)))
 
     def _clear_after_bug(self) -> None:
         """No panel may keep showing (or offer to download) an earlier text's result, nor
@@ -527,15 +533,15 @@ class Page:
         self.result, self.view, self.map_view = None, ListView(), MapView()
         self.chart_view, self.comparison_view = TradeoffView(), ComparisonView()
         self.evidence_view = EvidenceView()
-        for clear in (lambda: self.figures.show(None), lambda: self.tokens.show(self.view),
-                      lambda: self.damage_group.show(None),
-                      lambda: self.preview.show(self.view),
-                      lambda: self.records.show(self.view),
-                      lambda: self.tradeoff.show(self.chart_view),
-                      lambda: self.comparison.show(self.comparison_view),
-                      lambda: self.chunk_map.show(self.map_view),
-                      lambda: self.sizes.show(None),
-                      lambda: self.evidence.show(self.evidence_view)):  # fmt: skip
+        clears: tuple[Callable[[], None], ...] = (
+            lambda: self.figures.show(None), lambda: self.tokens.show(self.view),
+            lambda: self.damage_group.show(None), lambda: self.preview.show(self.view),
+            lambda: self.records.show(self.view), lambda: self.tradeoff.show(self.chart_view),
+            lambda: self.comparison.show(self.comparison_view),
+            lambda: self.chunk_map.show(self.map_view), lambda: self.sizes.show(None),
+            lambda: self.evidence.show(self.evidence_view),
+        )  # fmt: skip
+        for clear in clears:
             try:
                 clear()
             except Exception:  # the bug may sit in a panel: clear the others anyway

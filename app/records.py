@@ -59,7 +59,7 @@ class Records(Windowed):
         if known is None:
             self.uncounted = True
             return "…"
-        return known
+        return int(known)
 
     def extra(self, analysis: Analysis) -> object:
         return (analysis.settings.mode, analysis.settings.tokenizer, self.view.tokens_ready)

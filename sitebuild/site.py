@@ -226,7 +226,7 @@ def settings_form_html() -> str:
     for folder in (ROOT, APP):
         if str(folder) not in sys.path:
             sys.path.insert(0, str(folder))
-    from form import settings_form  # type: ignore[import-not-found]
+    from form import settings_form
 
     return str(settings_form())
 

@@ -126,14 +126,73 @@ def test_choosing_semantic_downloads_the_model_with_progress_then_the_figures_fo
     assert any(path.endswith(f"/static/model/{MODEL_FILE}") for path in host.paths)
     assert off_origin == []
 
-    # an edit at the end changes the last chunk only: one new chunk text to embed
+    # an edit (a "!" at the end of a line) changes a few chunks of each splitting: what the
+    # page embeds then is exactly the texts it now needs and did not before
+    text = settled(app)
     before = int(box.get_attribute("data-embedded") or 0)
-    assert before > 0
+    assert before == len(texts_the_page_embeds(text))
     app.source.press("End")
     app.source.type("!")
+    edited = settled(app)
+    assert len(edited) == len(text) + 1 and edited.count("!") == text.count("!") + 1
+    new = texts_the_page_embeds(edited) - texts_the_page_embeds(text)
+    assert 0 < len(new) < before  # not everything again
+    assert int(box.get_attribute("data-embedded") or 0) - before == len(new)
+
+
+SAMPLE_QUESTIONS = ROOT / "static" / "sample-questions.csv"
+
+
+def settled(app: App) -> str:
+    """Wait until every figure the model's vectors feed is shown (the Evidence check, the
+    comparison with its Semantic row, the sweep) and nothing is being embedded; the text."""
     semantic_state(app, "ready")
-    expect(box).not_to_have_attribute("data-embedded", str(before))
-    assert int(box.get_attribute("data-embedded") or 0) - before == 1
+    app.page.wait_for_function(
+        """() => {
+          const app = document.getElementById('app').dataset;
+          const box = document.getElementById('embedding').dataset;
+          const semantic = [...document.querySelectorAll('#compare-body tr')]
+            .find(r => r.querySelector('th').textContent.startsWith('Semantic'));
+          return app.sweep === 'ready' && app.evidenceComparison === 'ready'
+            && box.pending === '0' && semantic && semantic.cells[3].textContent !== '—';
+        }"""
+    )
+    return str(app.page.evaluate("() => document.getElementById('source-text').value"))
+
+
+def texts_the_page_embeds(text: str) -> set[str]:
+    """Every text the page has the stand-in model embed for ``text`` with Semantic
+    retrieval at the default settings and the sample's questions: the Evidence check of
+    each comparison row (the current one's included), the Semantic row's sentence windows,
+    and the sweep's configurations; found by the core with the stand-in's reference."""
+    from chunker_py import Settings, compare
+    from chunker_py.embedding.supply import use_embedder
+    from chunker_py.embedding.wordpieces import encode
+    from chunker_py.io.questions import read_questions
+    from chunker_py.measures.evidence import anchor, evidence_of
+    from chunker_py.pipeline.sweep import Document, sweep
+
+    from .stand_in_model import reference
+
+    asked: set[str] = set()
+
+    class StandIn:
+        def embed(self, texts: list[str]) -> list[tuple[float, ...]]:
+            asked.update(texts)
+            return [tuple(float(x) for x in reference(list(encode(t)))) for t in texts]
+
+    questions = tuple(read_questions(SAMPLE_QUESTIONS.read_bytes()))
+    assert all(p.found for q in questions for p in anchor(text, q))
+    settings = Settings(retrieval="dense")
+    previous = use_embedder(StandIn())
+    try:
+        for row in compare(text, settings):
+            if row.analysis is not None:
+                evidence_of(row.analysis, questions)
+        sweep([Document(None, text, questions)], settings)
+    finally:
+        use_embedder(previous)
+    return asked
 
 
 @pytest.mark.page_errors_expected  # the damaged download is logged as a warning
