@@ -30,9 +30,27 @@ from pyodide.ffi import create_proxy
 from chunker_py import Analysis
 from chunker_py.embedding.supply import EmbeddingsPending
 from chunker_py.measures.evidence import Question
-from chunker_py.pipeline.sweep import Document, Sweep, sweep_steps, sweep_texts
+from chunker_py.pipeline.sweep import (
+    DEFAULT_OBJECTIVE,
+    OBJECTIVES,
+    Document,
+    Sweep,
+    rank,
+    sweep_steps,
+    sweep_texts,
+)
 
 CACHED = 4  # sweeps kept (text, settings and questions each)
+# "Rank by": each objective of the command line's --objective, in words
+RANK_BY = {
+    "recall": "Recall within the budget",
+    "precision": "Precision within the budget",
+    "iou": "IoU within the budget",
+    "precision-omega": "Precision \N{GREEK CAPITAL LETTER OMEGA}",
+    "kept-whole": "Excerpts kept whole",
+    "damage": "Fewest damaged chunks",
+    "tokens": "Fewest tokens embedded",
+}
 
 
 def sweep_key(result: Analysis, questions: Sequence[Question]) -> tuple[Any, ...]:
@@ -49,10 +67,20 @@ class SweepPanel:
         self.waiting: tuple[Analysis, tuple[Question, ...]] | None = None
         self.cache: dict[tuple[Any, ...], Sweep] = {}
         self.shown: Sweep | None = None
+        self.objective = DEFAULT_OBJECTIVE  # Rank by
         self.source_name = ""
         self._click = create_proxy(self._picked)
 
     def wire(self) -> None:
+        """The Rank by choices (the ranking follows at once, no sweep again), Download
+        sweep, and the Pareto front's Use buttons."""
+        chooser = by_id("sweep-rank-by")
+        for name in OBJECTIVES:
+            option = element("option", RANK_BY[name])
+            option.value = name
+            option.selected = name == DEFAULT_OBJECTIVE
+            chooser.append(option)
+        on(chooser, "change", lambda _e: self._rank_by(str(chooser.value)))
         on(by_id("sweep-download"), "click", lambda _e: self._download())
         on(by_id("sweep-front"), "click", self._use)
 
@@ -98,7 +126,19 @@ class SweepPanel:
             while len(self.cache) > CACHED:
                 del self.cache[next(iter(self.cache))]
         self.source_name = result.settings.source_name
-        self.show(found)
+        self.show(self._ranked(found))
+
+    def _ranked(self, found: Sweep) -> Sweep:
+        """``found`` ranked by the objective chosen (the cache keeps the default's)."""
+        if self.objective == DEFAULT_OBJECTIVE:
+            return found
+        return rank(found.lines, self.objective, found.objective["budget"])
+
+    def _rank_by(self, objective: str) -> None:
+        """Rank by changed: the sweep shown ranked again, as ``--objective`` ranks it."""
+        self.objective = objective
+        if self.shown is not None:
+            self.show(rank(self.shown.lines, objective, self.shown.objective["budget"]))
 
     def _vectors(self, result: Analysis, document: Document) -> Generator[None, None, bool]:
         """Whether every text the sweep embeds has its vector (none needed with BM25);

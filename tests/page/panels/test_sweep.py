@@ -116,3 +116,19 @@ def test_every_evidence_column_marks_its_best_value(swept: App) -> None:
         cells = [rows.nth(i).locator("td.ev-col").nth(column) for i in range(rows.count())]
         marked = [c for c in cells if "best" in (c.get_attribute("class") or "").split()]
         assert marked, [c.inner_text() for c in cells]
+
+
+@pytest.mark.parametrize(("choice", "objective"), [("Fewest tokens embedded", "tokens"),
+                                                   ("IoU within the budget", "iou")])  # fmt: skip
+def test_rank_by_ranks_as_the_cli_objective_does(swept: App, choice: str, objective: str) -> None:
+    swept.select("Rank by", choice)
+    expected = cli_sweep("--objective", objective)
+    last = json.loads(expected.splitlines()[-1])
+    expect(swept.page.locator("#sweep-panel")).to_have_attribute("data-top", last["ranking"][0])
+    expect(swept.page.locator("#sweep-objective")).to_contain_text(last["objective"]["label"])
+    assert swept.page.locator("#sweep-verdicts > li").all_inner_texts() == last["verdicts"]
+    _name, data = swept.download("Download sweep")
+    assert data == expected
+    swept.select("Rank by", "Recall within the budget")
+    _name, data = swept.download("Download sweep")
+    assert data == cli_sweep()
