@@ -16,6 +16,7 @@ import shutil
 import sys
 import threading
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -41,6 +42,22 @@ def pytest_ignore_collect(collection_path: Path) -> bool | None:
     if marked.suffix == ".py" and marked.is_file() and CPYTHON_ONLY in marked.read_text("utf-8"):
         return True
     return None
+
+
+@contextmanager
+def tokenizers_kept() -> Iterator[None]:
+    """Tokenizers added meanwhile (a loaded tokenizer.json) are gone afterwards: the
+    registry is process-wide."""
+    from chunker_py import tokenizers as registry
+
+    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
+    saved = [dict(table) for table in live]
+    try:
+        yield
+    finally:
+        for table, copy in zip(live, saved, strict=True):
+            table.clear()
+            table.update(copy)
 
 
 @pytest.fixture(autouse=True)

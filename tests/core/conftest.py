@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from chunker_py.tokenizers import use_tiktoken
+from tests.conftest import tokenizers_kept
 
 # The core tests count cl100k_base and o200k_base in pure Python, as the page does, also in
 # CPython where tiktoken would count by default: the pure counts are what they guard.
@@ -175,11 +176,5 @@ def no_embedder():
 @pytest.fixture
 def restored_registry():
     """Tokenizers added by a test are gone after it (the registry is process-wide)."""
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
+    with tokenizers_kept():
+        yield

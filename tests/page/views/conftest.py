@@ -9,6 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.conftest import tokenizers_kept
+
 
 @pytest.fixture(autouse=True)
 def _the_pages_embedder_is_put_back() -> Iterator[None]:
@@ -21,11 +23,5 @@ def _the_pages_embedder_is_put_back() -> Iterator[None]:
 
 @pytest.fixture(autouse=True, scope="module")
 def _added_tokenizers_are_dropped() -> Iterator[None]:
-    from chunker_py import tokenizers as registry
-
-    live = (registry.TOKENIZERS, registry._CACHE, registry._FILES)
-    saved = [dict(table) for table in live]
-    yield
-    for table, copy in zip(live, saved, strict=True):
-        table.clear()
-        table.update(copy)
+    with tokenizers_kept():
+        yield
