@@ -9,18 +9,42 @@ share link carries settings only); choosing a document shows it as the Source te
 
 The list shows each document's name, size in bytes and chunk count at the current
 settings: the shown document's from its result, the others' counted after the paint.
+
+A file over an import's limits (over 100,000 bytes or 20,000 code points), up to
+1,000,000 code points in all, is refused as a document and offered in parts ("Load in
+parts" next to its reason): parts of at most 20,000 code points, cut where
+``python -m chunker_py FILE --stream --buffer-size 20000`` cuts it with the settings of
+that moment (a mode the streamed path cannot cut, Markdown structure, is cut at
+Recursive's seams), each a document named "FILE · part 2 of 5". A part's records, shown
+and downloaded, keep their offsets in the file (``chunker_py.io.parts``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dom import by_id, element, number, on
 
 from chunker_py import ChunkerError, Settings
 from chunker_py.pipeline.analysis import count_chunks
+
+if TYPE_CHECKING:  # chunker_py.io loads when a file is first loaded in parts
+    from chunker_py.io.stream import Segment
+
+
+@dataclass(frozen=True)
+class PartOf:
+    """A document that is a part of a file loaded in parts: the file's parts, as cut when
+    it was loaded, and which one this is."""
+
+    file: str
+    parts: tuple[Segment, ...]
+    which: int
+
+    def label(self) -> str:
+        return f"part {self.which + 1} of {len(self.parts)}"
 
 
 @dataclass
@@ -31,31 +55,48 @@ class Document:
     file: str  # the file's name as imported (a questions file's corpus_id may name it)
     counted: tuple[str, Settings] | None = None  # the text and settings `chunks` is of
     chunks: int | None = None
+    part: PartOf | None = None  # a part of a file loaded in parts (its text unedited)
+
+    def part_shown(self, text: str) -> PartOf | None:
+        """The part this document is, while ``text`` is its text as loaded (an edited
+        part is a document of its own: its offsets are no longer the file's)."""
+        if self.part is None or text != self.part.parts[self.part.which].text:
+            return None
+        return self.part
 
 
 @dataclass(frozen=True)
 class Refusal:
     name: str
     reason: str
+    offer: tuple[str, int] | None = None  # the text and bytes, offered in parts
 
 
 class Documents:
-    def __init__(self, choose: Callable[[Document], None]) -> None:
+    def __init__(
+        self,
+        choose: Callable[[Document], None],
+        in_parts: Callable[[str, str, int], None],
+    ) -> None:
         self._choose = choose
+        self._in_parts = in_parts
         self.items: list[Document] = []
         self.shown: Document | None = None  # None while the sample (or pasted text) is shown
+        self.offers: list[Refusal] = []  # the refused files offered in parts
 
     def wire(self) -> None:
         on(by_id("document-list"), "click", self._clicked)
+        on(by_id("documents-refused"), "click", self._offer_taken)
 
-    def add(self, name: str, text: str, size: int) -> Document:
+    def add(self, name: str, text: str, size: int, part: PartOf | None = None) -> Document:
         """A new document named after its file; a name already in the list gets a number."""
+        shown = name if part is None else f"{name} · {part.label()}"
         taken = {d.name for d in self.items}
-        label, n = name, 1
+        label, n = shown, 1
         while label in taken:
             n += 1
-            label = f"{name} ({n})"
-        document = Document(label, text, size, name)
+            label = f"{shown} ({n})"
+        document = Document(label, text, size, name, part=part)
         self.items.append(document)
         return document
 
@@ -76,11 +117,11 @@ class Documents:
             self._set(self.shown, text, settings, chunks)
             self.render()
 
-    def count_others(self, settings: Settings) -> None:
-        """The chunk count of every document not counted at these settings (after the
-        paint; a document its settings refuse, e.g. over 2,000 chunks, shows none)."""
-        changed = False
-        for document in self.items:
+    def count_others(self, settings: Settings) -> Iterator[None]:
+        """The chunk count of every document not counted at these settings, one document
+        per step (after the paint: a file in 40 parts is 40 counts; a document its settings
+        refuse, e.g. over 2,000 chunks, shows none)."""
+        for document in list(self.items):
             if document.counted == (document.text, settings):
                 continue
             try:
@@ -88,9 +129,8 @@ class Documents:
             except ChunkerError:
                 chunks = None
             self._set(document, document.text, settings, chunks)
-            changed = True
-        if changed:
             self.render()
+            yield
 
     @staticmethod
     def _set(document: Document, text: str, settings: Settings, chunks: int | None) -> None:
@@ -100,9 +140,26 @@ class Documents:
         """List the files refused by the last import, each with its reason."""
         listing = by_id("documents-refused")
         listing.replaceChildren()
+        self.offers = []
         for refusal in refusals:
-            listing.append(element("li", f"{refusal.name}: {refusal.reason}"))
+            item = element("li", f"{refusal.name}: {refusal.reason}")
+            if refusal.offer is not None:
+                button = element("button", "Load in parts")
+                button.type = "button"
+                button.dataset.offer = str(len(self.offers))
+                button.setAttribute("aria-label", f"Load {refusal.name} in parts")
+                item.append(" ", button)
+                self.offers.append(refusal)
+            listing.append(item)
         listing.hidden = not refusals
+
+    def _offer_taken(self, event: Any) -> None:
+        button = event.target.closest("button")
+        if button is None or not button.dataset.offer:
+            return
+        refusal = self.offers[int(button.dataset.offer)]
+        assert refusal.offer is not None
+        self._in_parts(refusal.name, *refusal.offer)
 
     def render(self) -> None:
         by_id("documents").hidden = not self.items

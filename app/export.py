@@ -1,9 +1,13 @@
-"""Downloads and copies: JSONL and CSV of the current records, and the settings link."""
+"""Downloads and copies: JSONL and CSV of the current records, and the settings link.
+
+A part of a file loaded in parts gives its records as the streamed path writes them for
+that part of the file: offsets, ids and indices in the whole file."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from documents import PartOf
 from dom import by_id, copy_text, on, render
 from js import window
 
@@ -16,6 +20,7 @@ BUTTONS = ("download-jsonl", "download-csv", "copy-jsonl", "copy-csv")
 class Export:
     def __init__(self) -> None:
         self.analysis: Analysis | None = None
+        self.part: PartOf | None = None
 
     def wire(self) -> None:
         on(by_id("download-jsonl"), "click", lambda _e: self._download("jsonl"))
@@ -37,10 +42,18 @@ class Export:
         on(by_id("copy-csv"), "click", copy_csv)
         on(by_id("copy-link"), "click", copy_link)
 
-    def show(self, analysis: Analysis | None) -> None:
-        self.analysis = analysis
+    def show(self, analysis: Analysis | None, part: PartOf | None = None) -> None:
+        self.analysis, self.part = analysis, part
         for button in BUTTONS:
             by_id(button).disabled = analysis is None
+        note = by_id("export-part")
+        note.hidden = part is None
+        if part is not None:
+            note.textContent = (
+                f"Records of {part.label()} of {part.file}: offsets, ids and indices in the "
+                f"whole file, as python -m chunker_py {part.file} --stream --buffer-size "
+                "20000 writes them."
+            )
 
     def show_link(self, problem: str | None) -> None:
         """Offer the settings link only while the settings shown are valid: the link
@@ -56,11 +69,24 @@ class Export:
 
     def _jsonl(self) -> str:
         assert self.analysis is not None
+        if self.part is not None:
+            return self._part_lines("jsonl")
         return to_jsonl(self.analysis)
 
     def _csv(self) -> str:
         assert self.analysis is not None
+        if self.part is not None:
+            return self._part_lines("csv")
         return to_csv(self.analysis, spreadsheet_safe=bool(by_id("spreadsheet-safe").checked))
+
+    def _part_lines(self, kind: str) -> str:
+        from chunker_py.io.parts import part_lines  # loaded when first needed
+
+        assert self.analysis is not None and self.part is not None
+        safe = bool(by_id("spreadsheet-safe").checked)
+        parts = list(self.part.parts)
+        return part_lines(parts, self.part.which, self.analysis.settings, kind,
+                          spreadsheet_safe=safe)  # fmt: skip
 
     def _download(self, kind: str) -> None:
         if self.analysis is None:

@@ -85,7 +85,7 @@ class Page:
         self.tradeoff = TradeoffChart()
         self.sizes = SizesChart()
         self.damage_group = DamageGroup()
-        self.source = Source(self.changed)
+        self.source = Source(self.changed, self._settings_shown)
         self.controls = Controls(self.changed)
         self.preview = Preview()
         self.export = Export()
@@ -170,6 +170,13 @@ class Page:
         # keystroke now and then (several ms at 2,000 chunks), runs after the paint.
         gc.freeze()
         gc.disable()
+
+    def _settings_shown(self) -> Settings:
+        """The settings the controls hold (the defaults while they are invalid)."""
+        try:
+            return parse_settings(self.controls.read())
+        except ChunkerError:
+            return Settings()
 
     def _read_link(self) -> None:
         fragment = str(window.location.hash)
@@ -266,7 +273,8 @@ class Page:
             self.result = result
             if chart_job is not None:  # the other documents' chunk counts, these settings
                 settings = chart_job[1]
-                steps.append(lambda: self.source.documents.count_others(settings))
+                counts = self.source.documents.count_others(settings)
+                steps.append(lambda: self._drive(generation, counts))
             # Plotly redraws (~15 ms) and tables loading are never on the keystroke's frame
             steps.append(lambda: self.sizes.show(result))
             steps.append(lambda: self.semantic_curve.show(result))
@@ -420,8 +428,10 @@ class Page:
         """The comparison's Semantic row waits for the model's vectors of its sentence
         windows. Once the model has been chosen in this page (Semantic mode, or Semantic or
         Hybrid retrieval: it is never downloaded for this row alone), they are asked for,
-        and the comparison runs again when they have arrived (``_vectors_arrived``)."""
+        and the comparison runs again when they have arrived (``_vectors_arrived``).
+        #app[data-semantic-row="waiting"] says so meanwhile."""
         self.semantic_row = None
+        self.root.removeAttribute("data-semantic-row")
         if self.embeddings.state not in ("loading", "ready"):
             return
         for row in rows:
@@ -430,6 +440,7 @@ class Page:
                     analyse(result.text, row.settings, with_tradeoffs=False)
                 except EmbeddingsPending as waiting:
                     self.semantic_row = (result, list(waiting.texts))
+                    self.root.dataset.semanticRow = "waiting"
                     self.embeddings.request(waiting.texts)
 
     def _other_modes(self, text: str, chosen: Settings) -> Iterator[None]:
@@ -639,11 +650,12 @@ class Page:
 
     def _analyse(self, text: str, chosen: Settings, notes: list[str]) -> None:
         # the trade-off counts (several more splits) are computed after the paint
+        self._split_waits(False)
         try:
             result = analyse(text, chosen, with_tradeoffs=False)
         except EmbeddingsPending as waiting:  # Semantic mode before the model's vectors
             self._show(None, waiting.message, chosen, notes=notes)
-            self.semantic_waits = True  # split again when the vectors arrive
+            self._split_waits(True)  # split again when the vectors arrive
             self.embeddings.request(waiting.texts)
             generation = self.generation
             self.compare_timer = after_paint(
@@ -689,7 +701,9 @@ class Page:
             self.tokens.show(self.view)  # else counted after the paint
         self.preview.show(self.view)
         self.records.show(self.view)
-        self.export.show(result)
+        shown = self.source.documents.shown
+        part = None if result is None or shown is None else shown.part_shown(result.text)
+        self.export.show(result, part)
         # chunk map (now if on screen, else after the paint) and copy as code
         self.map_view = MapView(result, selected=selected)
         self.evidence_view = EvidenceView(result)
@@ -723,11 +737,23 @@ class Page:
             and not self.embeddings.without_vectors(waited[1])
         ):
             self.semantic_row = None
+            self.root.removeAttribute("data-semantic-row")
+            self.root.dataset.comparison = "pending"  # computed again, with the row's figures
             after_paint(lambda: self._drive(generation, self._comparison(waited[0], None)))
         if self.semantic_waits:  # Semantic mode's windows are embedded: split again
-            self.semantic_waits = False
+            self._split_waits(False)
             self.computed = None
             self.changed()
+
+    def _split_waits(self, waits: bool) -> None:
+        """Semantic mode: whether the split shown waits for its windows' vectors, and is
+        done again (an update of its own) when they arrive; #app[data-split="waiting"]
+        says so meanwhile."""
+        self.semantic_waits = waits
+        if waits:
+            self.root.dataset.split = "waiting"
+        else:
+            self.root.removeAttribute("data-split")
 
 
 def same_chunks(old: chunker_py.Analysis | None, new: chunker_py.Analysis | None) -> bool:

@@ -4,7 +4,8 @@ Text that breaks a document rule (over 20,000 code points, a lone surrogate) is 
 with a message and the previous text stays; a text refused only for its length can be
 kept cut to its first 20,000 code points, as an explicit choice (Keep the first ...).
 Files go through the core's strict decoder. Clear text empties the area in one step; the
-sample document is labelled as such while it is shown unchanged.
+sample document is labelled as such while it is shown unchanged. A file refused for its
+size alone is offered in parts (app/documents.py).
 """
 
 from __future__ import annotations
@@ -12,17 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from documents import Document, Documents, Refusal
+from documents import Document, Documents, PartOf, Refusal
 from dom import by_id, number, on
 
-from chunker_py import ChunkerError, decode_document
-from chunker_py.engine.limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES
+from chunker_py import ChunkerError, Settings, decode_document
+from chunker_py.engine.limits import MAX_CODE_POINTS, MAX_IMPORT_BYTES, MAX_TOTAL_CODE_POINTS
 from chunker_py.text.documents import check_document
+
+# the most bytes read from one file: a file in parts holds at most MAX_TOTAL_CODE_POINTS
+# code points, each at most 4 bytes of UTF-8
+MAX_PARTS_BYTES = 4 * MAX_TOTAL_CODE_POINTS
 
 
 class Source:
-    def __init__(self, changed: Callable[[], Any]) -> None:
+    def __init__(self, changed: Callable[[], Any], settings: Callable[[], Settings]) -> None:
         self._changed = changed
+        self._settings = settings  # the settings shown (a file in parts is cut with them)
         self.area = by_id("source-text")
         self.text = str(self.area.value)  # the last accepted text
         # the sample the HTML holds, a text area's content (its defaultValue): a text
@@ -31,7 +37,7 @@ class Source:
         self.refused = ""  # a text refused for its length only, offered cut to the limit
         self.file_name = ""  # the file the text was imported from ("": typed or the sample)
         self.imports = 0  # documents imported (Browse, drop): each replaces the text
-        self.documents = Documents(self.choose)
+        self.documents = Documents(self.choose, self.load_parts)
 
     def wire(self) -> None:
         on(self.area, "input", lambda _event: self._changed())
@@ -137,12 +143,13 @@ class Source:
         for file in files:
             name = str(file.name)
             size = int(file.size)
-            if size > MAX_IMPORT_BYTES:  # refused before reading
+            if size > MAX_PARTS_BYTES:  # refused before reading
                 refusals.append(
                     Refusal(
                         name,
                         f"{name} has {number(size)} bytes; imports accept at most "
-                        f"{number(MAX_IMPORT_BYTES)} bytes.",
+                        f"{number(MAX_IMPORT_BYTES)} bytes, and a file loaded in parts at "
+                        f"most {number(MAX_TOTAL_CODE_POINTS)} code points in all.",
                     )
                 )
                 continue
@@ -150,13 +157,15 @@ class Source:
             try:
                 text = decode_document(data, name=name)
             except ChunkerError as error:
-                refusals.append(Refusal(name, error.message))
+                refusals.append(_refusal(data, name, error.message))
                 continue
             added.append(self.documents.add(name, text, size))
-        self.documents.refused(refusals if len(files) > 1 else [])
+        offered = any(refusal.offer is not None for refusal in refusals)
+        self.documents.refused(refusals if len(files) > 1 or offered else [])
         if not added:
             if len(files) == 1:
-                self.tell(f"{refusals[0].reason} The previous text was kept.", problem=True)
+                offer = " It can be loaded in parts: Load in parts, below." if offered else ""
+                self.tell(f"{refusals[0].reason} The previous text was kept.{offer}", problem=True)
             else:
                 self.tell(
                     f"None of the {len(files)} files was imported; the previous text was kept.",
@@ -180,6 +189,35 @@ class Source:
         self.tell(message, problem=bool(refusals))
         self._changed()
 
+    def load_parts(self, name: str, text: str, size: int) -> None:
+        """A file refused for its size alone, loaded in parts (each a document) cut where
+        the streamed path cuts it with the settings shown; the first part is shown."""
+        from chunker_py.io.parts import cut_parts  # loaded when first needed
+
+        settings = self._settings()
+        if settings.mode_info.stream_seam is None:  # Markdown structure: Recursive's seams
+            settings = settings.replace(mode="recursive")
+        try:
+            parts = tuple(cut_parts(text, settings, name=name))
+        except ChunkerError as error:
+            self.tell(error.message, problem=True)
+            return
+        added = [
+            self.documents.add(
+                name, part.text, len(part.text.encode("utf-8")), PartOf(name, parts, which)
+            )
+            for which, part in enumerate(parts)
+        ]
+        self.documents.refused([])
+        self._load(added[0])
+        self.tell(
+            f"Loaded {name} ({number(len(text))} code points, {number(size)} bytes) in "
+            f"{len(parts)} parts of at most {number(MAX_CODE_POINTS)} code points, cut where "
+            f"{settings.mode_info.label} streams it; showing {added[0].name}. Records and "
+            "downloads give offsets in the whole file."
+        )
+        self._changed()
+
     def choose(self, document: Document) -> None:
         """A document chosen in the list: shown as the Source text, every panel follows."""
         self._load(document)
@@ -198,3 +236,21 @@ class Source:
 
 def _as_text_area_shows(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _refusal(data: bytes, name: str, reason: str) -> Refusal:
+    """A refused file; one refused for its size alone (over the bytes or code points of
+    an import, a valid text within MAX_TOTAL_CODE_POINTS in all) is offered in parts."""
+    try:
+        text = decode_document(data, name=name, max_bytes=None, max_code_points=None)
+    except ChunkerError:
+        return Refusal(name, reason)  # not a valid text either
+    if len(data) <= MAX_IMPORT_BYTES and len(text) <= MAX_CODE_POINTS:
+        return Refusal(name, reason)  # refused for something else
+    if len(text) > MAX_TOTAL_CODE_POINTS:
+        return Refusal(
+            name,
+            f"{reason} It has {number(len(text))} code points; a file loaded in parts may "
+            f"hold at most {number(MAX_TOTAL_CODE_POINTS)} code points in all.",
+        )
+    return Refusal(name, reason, (text, len(data)))

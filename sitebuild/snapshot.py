@@ -47,9 +47,10 @@ SITE = Path(__file__).with_name("snapshot_site.py")  # the maker's sitecustomize
 PYSCRIPT_STDLIB = "src/stdlib/pyscript.js"
 HOME = "/home/pyodide"  # Pyodide's working directory, as in the page
 
-# The command line's own modules (files, folders, rules, streams, Dask): the page never
-# imports them (with them the snapshot's heap grew past what the page restores), and the
-# page's standard library leaves out what only they import.
+# The command line's own modules (files, folders, rules, streams, Dask): the page imports
+# none of them at start-up (with them the snapshot's heap grew past what the page
+# restores), and the page's standard library leaves out what only they import. A file
+# loaded in parts imports io.parts and io.stream (with io.corpus) on that click.
 CLI_ONLY = tuple(
     f"chunker_py.io.{name}"
     for name in (

@@ -8,6 +8,7 @@ MAX_SEPARATOR_LENGTH = 64  # … each at most 64 code points
 MAX_SOURCE_NAME = 200  # source name: at most 200 code points
 MAX_CODE_POINTS = 20_000  # document: at most 20 000 code points
 MAX_IMPORT_BYTES = 100_000  # imports: at most 100 000 bytes of UTF-8
+MAX_TOTAL_CODE_POINTS = 1_000_000  # a file offered in parts: at most 1 000 000 in all
 MAX_CHUNKS = 2_000  # result: at most 2 000 chunks
 MAX_FRAGMENT_BYTES = 8 * 1024  # share links: fragments over 8 KB are ignored
 MAX_ABBREVIATIONS = 200  # Sentence mode: user abbreviations, each at most 32 code points

@@ -16,12 +16,12 @@ from collections.abc import Iterator
 
 from ..config.settings import Settings
 from ..engine.errors import DocumentError
-from ..engine.limits import MAX_CODE_POINTS
-from ..pipeline.analysis import analyse
+from ..engine.limits import MAX_CODE_POINTS, MAX_TOTAL_CODE_POINTS
+from ..pipeline.analysis import Analysis, analyse, count_chunks
 from ..pipeline.results import Chunk
-from .stream import Position, Segment, absolute, iter_segments
+from .stream import Position, Segment, absolute, csv_header, iter_segments, lines_of, records_at
 
-MAX_TOTAL_CODE_POINTS = 1_000_000  # a file offered in parts holds at most this many in all
+__all__ = ["MAX_TOTAL_CODE_POINTS", "cut_parts", "part_chunks", "part_lines"]
 
 
 def cut_parts(
@@ -46,11 +46,36 @@ def part_chunks(parts: list[Segment], settings: Settings) -> Iterator[Chunk]:
     (a part that trims to nothing has none), as the streamed path numbers them."""
     index = 0
     for part in parts:
-        analysis = analyse(
-            part.text, settings, max_chunks=None, max_code_points=None, with_tradeoffs=False
-        )
-        if analysis.error is not None:  # a part that trims to nothing
+        analysis = _part_analysis(part, settings)
+        if analysis is None:
             continue
         for chunk in analysis.chunks:
             yield absolute(chunk, part.position, index)
             index += 1
+
+
+def part_lines(
+    parts: list[Segment],
+    which: int,
+    settings: Settings,
+    format: str = "jsonl",
+    *,
+    spreadsheet_safe: bool = False,
+) -> str:
+    """Part ``which``'s records as JSONL or CSV (with its header): the lines the streamed
+    path writes for that segment of the file, with offsets in the file and chunk indices
+    (and ids) across it: the chunks of the parts before it come first."""
+    index = sum(count_chunks(part.text, settings) for part in parts[:which])
+    analysis = _part_analysis(parts[which], settings)
+    records = [] if analysis is None else records_at(analysis, parts[which].position, index)
+    text = lines_of(records, settings, format, spreadsheet_safe=spreadsheet_safe)
+    return csv_header(settings) + text if format == "csv" else text
+
+
+def _part_analysis(part: Segment, settings: Settings) -> Analysis | None:
+    """The part's chunks, as the streamed path cuts its segment (None when it trims to
+    nothing: the streamed path leaves such a segment out)."""
+    analysis = analyse(
+        part.text, settings, max_chunks=None, max_code_points=None, with_tradeoffs=False
+    )
+    return None if analysis.error is not None else analysis

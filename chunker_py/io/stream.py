@@ -228,21 +228,57 @@ def segment_records(
     """``iter_records``' records a segment at a time, as each segment is cut."""
     index = 0
     for analysis, position in iter_analyses(source, settings, buffer_size=buffer_size, name=name):
-        records = []
-        for chunk in analysis.chunks:
-            out = record(chunk, analysis)
-            moved = absolute(chunk, position, index)
-            out["id"] = record_id(settings.source_name, index)
-            out["index"] = index
-            for key in OFFSET_KEYS:
-                out[key] = getattr(moved, key)
-            if metadata is not None:
-                last = {key: out.pop(key) for key in ("source", "settings")}
-                out["metadata"] = metadata
-                out.update(last)
-            records.append(out)
-            index += 1
+        records = records_at(analysis, position, index, metadata)
+        index += len(records)
         yield records
+
+
+def records_at(
+    analysis: Analysis,
+    position: Position,
+    index: int,
+    metadata: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """A segment's records (its ``analysis``) as the stream numbers and places them: the
+    segment starts at ``position``, its first chunk is the stream's chunk ``index``."""
+    records = []
+    for chunk in analysis.chunks:
+        out = record(chunk, analysis)
+        moved = absolute(chunk, position, index)
+        out["id"] = record_id(analysis.settings.source_name, index)
+        out["index"] = index
+        for key in OFFSET_KEYS:
+            out[key] = getattr(moved, key)
+        if metadata is not None:
+            last = {key: out.pop(key) for key in ("source", "settings")}
+            out["metadata"] = metadata
+            out.update(last)
+        records.append(out)
+        index += 1
+    return records
+
+
+def lines_of(
+    records: list[dict[str, Any]],
+    settings: Settings,
+    format: str = "jsonl",
+    *,
+    spreadsheet_safe: bool = False,
+) -> str:
+    """Records as JSONL or as CSV rows (no header), as ``record_lines`` writes them."""
+    if format == "jsonl":
+        return "".join(json_line(rec) + "\n" for rec in records)
+    name_cell = (settings.source_name,) if settings.source_name else ()
+    return "".join(
+        csv_row(tuple(rec[key] for key in CSV_HEADER) + name_cell, safe=spreadsheet_safe)
+        for rec in records
+    )
+
+
+def csv_header(settings: Settings) -> str:
+    """The CSV header row ``record_lines`` starts with (``source`` when the records name
+    one)."""
+    return csv_row(CSV_HEADER + (("source",) if settings.source_name else ()))
 
 
 def record_lines(
@@ -260,19 +296,12 @@ def record_lines(
     if format not in ("jsonl", "csv"):
         raise SettingError("Streaming writes records: jsonl or csv.", field="format")
     check_streamable(settings)
-    name_cell = (settings.source_name,) if settings.source_name else ()
     if format == "csv":
-        yield csv_row(CSV_HEADER + (("source",) if name_cell else ()))
+        yield csv_header(settings)
     for records in segment_records(
         source, settings, buffer_size=buffer_size, name=name, metadata=metadata
     ):
-        if format == "jsonl":
-            yield "".join(json_line(rec) + "\n" for rec in records)
-        else:
-            yield "".join(
-                csv_row(tuple(rec[key] for key in CSV_HEADER) + name_cell, safe=spreadsheet_safe)
-                for rec in records
-            )
+        yield lines_of(records, settings, format, spreadsheet_safe=spreadsheet_safe)
 
 
 def write_records(

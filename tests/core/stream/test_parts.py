@@ -5,13 +5,14 @@ in the original file, equal the streamed path's with a buffer of 20,000 code poi
 from __future__ import annotations
 
 import io
+import json
 import random
 
 import pytest
 
 from chunker_py import DocumentError, SettingError, Settings
-from chunker_py.io.parts import MAX_TOTAL_CODE_POINTS, cut_parts, part_chunks
-from chunker_py.io.stream import iter_chunks
+from chunker_py.io.parts import MAX_TOTAL_CODE_POINTS, cut_parts, part_chunks, part_lines
+from chunker_py.io.stream import Position, Segment, iter_chunks, record_lines
 
 WORDS = ["alpha", "beta", "gamma", "delta", "épsilon", "😀", "zeta\r\n", "eta.", "theta\n\n"]
 
@@ -70,3 +71,37 @@ def test_over_the_total_limit_is_refused_with_the_limit() -> None:
 def test_markdown_mode_cannot_be_cut_like_the_streamed_path() -> None:
     with pytest.raises(SettingError, match="cannot be streamed"):
         cut_parts("# Title\n\n" + "word " * 5_000, Settings(mode="markdown"))
+
+
+@pytest.mark.parametrize("mode", ["recursive", "token-window"])
+@pytest.mark.parametrize("format", ["jsonl", "csv"])
+def test_each_parts_lines_are_the_streamed_paths_lines_for_its_segment(
+    mode: str, format: str
+) -> None:
+    """A part's download: the lines `--stream --buffer-size 20000` writes for that part
+    of the file (offsets in the file, ids and indices across it); the parts' lines, one
+    after another, are the streamed file's (a CSV part repeats the header)."""
+    text = "  \n\n" + long_text(52_000, seed=11)
+    settings = Settings(mode=mode, chunk_size=200, chunk_overlap=20, source_name="big.md")
+    parts = cut_parts(text, settings)
+    assert len(parts) == 3
+    streamed = "".join(
+        record_lines(io.StringIO(text, newline=""), settings, format=format, buffer_size=20_000)
+    )
+    header = streamed.split("\n", 1)[0] + "\n" if format == "csv" else ""
+    pieces = [part_lines(parts, which, settings, format) for which in range(len(parts))]
+    assert all(piece.startswith(header) for piece in pieces)
+    assert header + "".join(piece[len(header) :] for piece in pieces) == streamed
+    last = json.loads(pieces[-1].splitlines()[-1]) if format == "jsonl" else None
+    if last is not None:  # the file's last chunk, at its place in the file
+        assert last["id"] == f"big.md#{last['index']}"
+        assert text[last["start"] : last["end"]] == last["text"]
+
+
+def test_a_part_that_trims_to_nothing_has_no_lines_and_numbers_none() -> None:
+    settings = Settings(chunk_size=50, chunk_overlap=0)
+    parts = [Segment("first part of it. ", Position()), Segment(" \n ", Position(18, 18, 1, 19))]
+    parts.append(Segment("after the blank.", Position(21, 21, 2, 2)))
+    assert part_lines(parts, 1, settings) == ""
+    after = json.loads(part_lines(parts, 2, settings))
+    assert (after["index"], after["start"], after["start_line"]) == (1, 21, 2)

@@ -7,7 +7,10 @@ case 29); choosing a document shows it as the Source text and in every panel.
 
 from __future__ import annotations
 
+import json
+import random
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -15,6 +18,7 @@ from playwright.sync_api import expect
 from chunker_py import Settings, analyse
 
 from ..conftest import App
+from ..panels.test_chunk_map import run_command_line
 
 pytestmark = pytest.mark.browser
 
@@ -118,3 +122,61 @@ def test_an_edit_belongs_to_the_shown_document(app: App) -> None:
     app.settle(region.get_by_role("button", name=re.compile(r"^edit-b\.txt ")).click)
     app.settle(region.get_by_role("button", name=re.compile(r"^edit-a\.txt ")).click)
     assert app.value("Source text") == "first text, edited"
+
+
+def long_file(code_points: int) -> str:
+    """Sentences and paragraphs, with one marked passage in the middle."""
+    words = ["alpha", "beta", "gamma.", "delta\n\n", "épsilon", "zeta"]
+    rng = random.Random(5)
+    text = " ".join(rng.choice(words) for _ in range(code_points // 5))
+    middle = len(text) // 2
+    return (text[:middle] + " MARKED PASSAGE HERE " + text[middle:])[:code_points]
+
+
+def test_a_long_file_is_offered_in_parts_whose_records_keep_the_files_offsets(
+    app: App, tmp_path: Path
+) -> None:
+    """Bad input case 30: a 60,000-code-point file is refused as a document, never cut
+    silently, and offered in parts; each part is a document; a part's download is what
+    the command it names writes for that part of the file, so the marked passage is
+    found at its offsets in the original file."""
+    text = long_file(60_000)
+    data = text.encode()
+    app.browse_files([("long.md", data)])  # refused: the text stays, nothing to settle
+    expect(app.source_status()).to_contain_text(
+        "The text has 60,000 code points; the limit is 20,000."
+    )
+    expect(app.source_status()).to_contain_text("It can be loaded in parts")
+    assert app.value("Source text") != text
+    app.settle(app.page.get_by_role("button", name="Load long.md in parts").click)
+    expect(app.source_status()).to_contain_text("Loaded long.md (60,000 code points")
+    listed = [entry.split(" · ")[:2] for entry in app.documents()]
+    parts = [entry for entry in listed if entry[0] == "long.md"]
+    count = len(parts)  # 60,000 code points in parts of at most 20,000, cut at a space
+    assert count >= 3 and [p[1] for p in parts] == [
+        f"part {i} of {count}" for i in range(1, count + 1)
+    ]
+    expect(app.page.get_by_role("list", name="Files refused")).to_be_hidden()
+
+    second = app.region("Documents").get_by_role("button", name=re.compile(r"^long\.md · part 2 "))
+    app.settle(second.click)
+    expect(second).to_have_attribute("aria-pressed", "true")
+    shown = app.value("Source text")
+    assert 0 < len(shown) <= 20_000 and shown in text
+    _name, jsonl = app.download("Download JSONL")
+    records = [json.loads(line) for line in jsonl.decode().splitlines()]
+    assert len(records) == len(app.records())  # the part's chunks, no more
+    # the shown command, on the original file: this part's lines are among its lines
+    (tmp_path / "long.md").write_bytes(data)
+    command = app.page.locator("#export-part").text_content()
+    assert command is not None
+    words = command.split("as ", 1)[1].removesuffix(" writes them.").split()
+    assert words[:4] == ["python", "-m", "chunker_py", "long.md"]
+    streamed = run_command_line(" ".join(words), tmp_path).decode().splitlines(keepends=True)
+    assert records[0]["index"] > 0
+    assert jsonl.decode() == "".join(streamed[records[0]["index"] : records[-1]["index"] + 1])
+    marked = [r for r in records if "MARKED PASSAGE" in r["text"]]
+    assert marked, "the marked passage is in the middle part"
+    for record in records:
+        assert text[record["start"] : record["end"]] == record["text"]
+        assert text[: record["start"]].count("\n") + 1 == record["start_line"]

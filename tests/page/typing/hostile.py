@@ -102,6 +102,13 @@ PASTE = """(el, v) => {
     el.dispatchEvent(new Event('input', { bubbles: true }));
     return [start, performance.now()];
 }"""
+# everything after the paint done, neither the split nor the comparison's Semantic row
+# waiting for vectors (once the model is loaded, they come in after the comparison, and
+# the comparison is computed again with them)
+SETTLED = (
+    '#app[data-comparison="ready"][data-evidence="ready"]:not([data-damage="pending"])'
+    ':not([data-split="waiting"]):not([data-semantic-row="waiting"])'
+)
 
 PATCH = """
 import inspect
@@ -139,6 +146,20 @@ def _probed(self, work, **options):
 
 
 inspector.Page._guarded = _probed
+
+# Semantic mode: each split shown that waits for its windows' vectors (done again when they
+# arrive, in an update of its own)
+WAITED = []
+_split_waits = inspector.Page._split_waits
+
+
+def _waits(self, waits):
+    if waits:
+        WAITED.append(window.__ciTask())
+    return _split_waits(self, waits)
+
+
+inspector.Page._split_waits = _waits
 """
 
 
@@ -149,24 +170,24 @@ def probe(app: Any) -> None:
 
 
 def show(app: Any, text: str) -> dict[str, Any]:
-    """Paste ``text`` and wait for everything after the paint (the comparison last). Returns
-    the edit's [start, end], the steps logged since the paste ([name, task, start, end])
-    and the long tasks ([start, duration]) observed meanwhile."""
+    """Paste ``text`` and wait for everything after the paint (the comparison last; in
+    Semantic mode, the split done again once its windows' vectors arrived). Returns the
+    edit's [start, end], the steps logged since the paste ([name, task, start, end]), how
+    many splits shown waited for vectors, and the long tasks ([start, duration]) observed
+    meanwhile."""
     page = app.page
-    ready = '#app[data-comparison="ready"]:not([data-damage="pending"])'
-    page.wait_for_selector(ready, state="attached", timeout=180_000)
+    page.wait_for_selector(SETTLED, state="attached", timeout=180_000)
     page.evaluate("() => { window.__longTasks = []; }")
-    app.python("PROBE.clear()")
+    app.python("PROBE.clear(); WAITED.clear()")
     edit: list[float] = []
     app.settle(lambda: edit.extend(app.source.evaluate(PASTE, text)), timeout=180_000)
-    page.wait_for_selector(
-        '#app[data-comparison="ready"][data-evidence="ready"]', state="attached", timeout=180_000
-    )
+    page.wait_for_selector(SETTLED, state="attached", timeout=300_000)
     # a long task is reported after it ends: one more frame and task let it arrive
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => setTimeout(done)))")
     steps = app.python("[list(step) for step in PROBE]")
     return {
         "edit": edit,
+        "waited": app.python("len(WAITED)"),
         "steps": [list(step) for step in steps],  # type: ignore[union-attr]
         "long": page.evaluate("() => window.__longTasks"),
     }
