@@ -76,13 +76,14 @@ class Documents:
     def __init__(
         self,
         choose: Callable[[Document], None],
-        in_parts: Callable[[str, str, int], None],
+        in_parts: Callable[[str, str, int], bool],
     ) -> None:
         self._choose = choose
         self._in_parts = in_parts
         self.items: list[Document] = []
         self.shown: Document | None = None  # None while the sample (or pasted text) is shown
-        self.offers: list[Refusal] = []  # the refused files offered in parts
+        self.listed: list[Refusal] = []  # the files the last import refused
+        self.offers: list[Refusal] = []  # … those offered in parts
 
     def wire(self) -> None:
         on(by_id("document-list"), "click", self._clicked)
@@ -138,6 +139,7 @@ class Documents:
 
     def refused(self, refusals: list[Refusal]) -> None:
         """List the files refused by the last import, each with its reason."""
+        self.listed = list(refusals)
         listing = by_id("documents-refused")
         listing.replaceChildren()
         self.offers = []
@@ -159,7 +161,8 @@ class Documents:
             return
         refusal = self.offers[int(button.dataset.offer)]
         assert refusal.offer is not None
-        self._in_parts(refusal.name, *refusal.offer)
+        if self._in_parts(refusal.name, *refusal.offer):  # loaded: the others stay listed
+            self.refused([listed for listed in self.listed if listed is not refusal])
 
     def render(self) -> None:
         by_id("documents").hidden = not self.items

@@ -8,8 +8,9 @@ from __future__ import annotations
 from typing import Any
 
 from documents import PartOf
-from dom import by_id, copy_text, on, render
+from dom import by_id, copy_text, element, on, render
 from js import window
+from snippets import cli_command
 
 from chunker_py import Analysis, to_csv, to_jsonl
 from chunker_py.io.records import download_name
@@ -47,13 +48,20 @@ class Export:
         for button in BUTTONS:
             by_id(button).disabled = analysis is None
         note = by_id("export-part")
-        note.hidden = part is None
-        if part is not None:
-            note.textContent = (
-                f"Records of {part.label()} of {part.file}: offsets, ids and indices in the "
-                f"whole file, as python -m chunker_py {part.file} --stream --buffer-size "
-                "20000 writes them."
+        note.hidden = part is None or analysis is None
+        if part is None or analysis is None:
+            return
+        whole = (
+            f"Records of {part.label()} of {part.file}: offsets, ids and indices in the whole file"
+        )
+        if analysis.settings.mode_info.stream_seam is None:
+            note.replaceChildren(
+                f"{whole}. {analysis.settings.mode_info.label} cannot be streamed from the "
+                "command line; Recursive with the Markdown preset can."
             )
+            return
+        command = cli_command(analysis.settings, part.file) + " --stream --buffer-size 20000"
+        note.replaceChildren(f"{whole}, as ", element("code", command), " writes them.")
 
     def show_link(self, problem: str | None) -> None:
         """Offer the settings link only while the settings shown are valid: the link

@@ -167,8 +167,10 @@ class Source:
                 offer = " It can be loaded in parts: Load in parts, below." if offered else ""
                 self.tell(f"{refusals[0].reason} The previous text was kept.{offer}", problem=True)
             else:
+                offer = " Those over the size can be loaded in parts, below." if offered else ""
                 self.tell(
-                    f"None of the {len(files)} files was imported; the previous text was kept.",
+                    f"None of the {len(files)} files was imported; the previous text was "
+                    f"kept.{offer}",
                     problem=True,
                 )
             self.documents.render()
@@ -189,9 +191,10 @@ class Source:
         self.tell(message, problem=bool(refusals))
         self._changed()
 
-    def load_parts(self, name: str, text: str, size: int) -> None:
+    def load_parts(self, name: str, text: str, size: int) -> bool:
         """A file refused for its size alone, loaded in parts (each a document) cut where
-        the streamed path cuts it with the settings shown; the first part is shown."""
+        the streamed path cuts it with the settings shown; the first part is shown.
+        Whether it loaded."""
         from chunker_py.io.parts import cut_parts  # loaded when first needed
 
         settings = self._settings()
@@ -201,14 +204,13 @@ class Source:
             parts = tuple(cut_parts(text, settings, name=name))
         except ChunkerError as error:
             self.tell(error.message, problem=True)
-            return
+            return False
         added = [
             self.documents.add(
                 name, part.text, len(part.text.encode("utf-8")), PartOf(name, parts, which)
             )
             for which, part in enumerate(parts)
         ]
-        self.documents.refused([])
         self._load(added[0])
         self.tell(
             f"Loaded {name} ({number(len(text))} code points, {number(size)} bytes) in "
@@ -217,6 +219,7 @@ class Source:
             "downloads give offsets in the whole file."
         )
         self._changed()
+        return True
 
     def choose(self, document: Document) -> None:
         """A document chosen in the list: shown as the Source text, every panel follows."""

@@ -168,11 +168,13 @@ def test_a_long_file_is_offered_in_parts_whose_records_keep_the_files_offsets(
     assert len(records) == len(app.records())  # the part's chunks, no more
     # the shown command, on the original file: this part's lines are among its lines
     (tmp_path / "long.md").write_bytes(data)
-    command = app.page.locator("#export-part").text_content()
-    assert command is not None
-    words = command.split("as ", 1)[1].removesuffix(" writes them.").split()
-    assert words[:4] == ["python", "-m", "chunker_py", "long.md"]
-    streamed = run_command_line(" ".join(words), tmp_path).decode().splitlines(keepends=True)
+    expect(app.page.locator("#export-part")).to_contain_text(
+        f"Records of part 2 of {count} of long.md: offsets, ids and indices in the whole file"
+    )
+    command = app.page.locator("#export-part code").text_content()
+    assert command is not None and command.startswith("python -m chunker_py long.md ")
+    assert command.endswith(" --stream --buffer-size 20000")
+    streamed = run_command_line(command, tmp_path).decode().splitlines(keepends=True)
     assert records[0]["index"] > 0
     assert jsonl.decode() == "".join(streamed[records[0]["index"] : records[-1]["index"] + 1])
     marked = [r for r in records if "MARKED PASSAGE" in r["text"]]
@@ -180,3 +182,31 @@ def test_a_long_file_is_offered_in_parts_whose_records_keep_the_files_offsets(
     for record in records:
         assert text[record["start"] : record["end"]] == record["text"]
         assert text[: record["start"]].count("\n") + 1 == record["start_line"]
+
+
+def test_each_long_file_keeps_its_offer_and_one_over_the_total_is_refused(app: App) -> None:
+    """Bad input case 30 with several files: both long files are offered in parts, and
+    loading one keeps the other's offer; a file over 1,000,000 code points is refused with
+    that limit, and not offered."""
+    first, second = long_file(25_000), long_file(21_000)
+    files = [
+        ("first.txt", first.encode()),
+        ("second.txt", second.encode()),
+        ("whole-book.txt", b"word " * 200_001),
+    ]
+    app.browse_files(files)
+    expect(app.source_status()).to_have_text(
+        "None of the 3 files was imported; the previous text was kept. Those over the size "
+        "can be loaded in parts, below."
+    )
+    refused = app.page.get_by_role("list", name="Files refused")
+    expect(refused.get_by_role("button")).to_have_text(["Load in parts", "Load in parts"])
+    assert app.refused_files()[2] == (
+        "whole-book.txt: whole-book.txt has 1,000,005 bytes; imports accept at most 100,000 "
+        "bytes. It has 1,000,005 code points; a file loaded in parts may hold at most "
+        "1,000,000 code points in all."
+    )
+    app.settle(app.page.get_by_role("button", name="Load first.txt in parts").click)
+    assert app.value("Source text") in first
+    expect(refused.get_by_role("listitem")).to_have_count(2)
+    expect(refused.get_by_role("button", name="Load second.txt in parts")).to_be_visible()
