@@ -421,6 +421,8 @@ class EvidencePanel:
                 text=self.source.text,
                 documents=self.source.names() or None,
                 present=len(self.questions),
+                part=self.source.part_span(),
+                elsewhere=self.source.other_names(),
             )
         except ChunkerError as error:
             self._show_skipped([])

@@ -10,9 +10,10 @@ from typing import Any
 from documents import PartOf
 from dom import by_id, copy_text, element, on, render
 from js import window
+from pyodide.ffi import create_once_callable
 from snippets import cli_command
 
-from chunker_py import Analysis, to_csv, to_jsonl
+from chunker_py import Analysis, ChunkerError, to_csv, to_jsonl
 from chunker_py.io.records import download_name
 
 BUTTONS = ("download-jsonl", "download-csv", "copy-jsonl", "copy-csv")
@@ -25,6 +26,7 @@ class Export:
 
     def wire(self) -> None:
         on(by_id("download-jsonl"), "click", lambda _e: self._download("jsonl"))
+        on(by_id("download-file"), "click", lambda _e: self._whole_file())
         on(by_id("download-csv"), "click", lambda _e: self._download("csv"))
 
         async def copy_jsonl(_event: Any) -> None:
@@ -48,13 +50,14 @@ class Export:
         for button in BUTTONS:
             by_id(button).disabled = analysis is None
         note = by_id("export-part")
-        note.hidden = part is None or analysis is None
+        note.hidden = by_id("download-file").hidden = part is None or analysis is None
         if part is None or analysis is None:
             return
         whole = (
             f"Records of {part.label()} of {part.file}: offsets, ids and indices in the whole file"
         )
         if analysis.settings.mode_info.stream_seam is None:
+            by_id("download-file").hidden = True
             note.replaceChildren(
                 f"{whole}. {analysis.settings.mode_info.label} cannot be streamed from the "
                 "command line; Recursive with the Markdown preset can."
@@ -104,6 +107,43 @@ class Export:
         name = download_name(self.analysis.settings.source_name, kind)
         render().download(text, name, f"{kind_type};charset=utf-8")
         self._say(f"Saved {name}.")
+
+    def _whole_file(self) -> None:
+        """Download the JSONL of the whole file the part shown belongs to: what the
+        command the note names writes, cut one part per task (each a part's split)."""
+        if self.analysis is None or self.part is None:
+            return
+        import io
+
+        from chunker_py.io.stream import lines_of, segment_records
+
+        part, settings = self.part, self.analysis.settings
+        whole = "".join(p.text for p in part.parts)
+        name = download_name(part.file.rsplit(".", 1)[0], "jsonl")
+        segments = segment_records(
+            io.StringIO(whole, newline=""), settings, buffer_size=20_000, name=part.file
+        )
+        written: list[str] = []
+        button = by_id("download-file")
+        button.disabled = True
+
+        def step() -> None:
+            try:
+                records = next(segments, None)
+            except ChunkerError as error:
+                button.disabled = False
+                self._say(error.message)
+                return
+            if records is not None:
+                written.append(lines_of(records, settings))
+                self._say(f"Writing {name}: {len(written)} of about {len(part.parts)} parts…")
+                window.setTimeout(create_once_callable(step), 0)
+                return
+            button.disabled = False
+            render().download("".join(written), name, "application/jsonl;charset=utf-8")
+            self._say(f"Saved {name}.")
+
+        step()
 
     async def _copy(self, text: str, what: str) -> None:
         await copy_text(text, what, "export-status")

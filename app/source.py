@@ -56,6 +56,26 @@ class Source:
             return set()
         return {self.file_name, self.file_name.rsplit(".", 1)[0]}
 
+    def other_names(self) -> set[str]:
+        """The names of the documents loaded but not shown (as ``names`` gives them)."""
+        return {
+            name
+            for document in self.documents.items
+            if document is not self.documents.shown
+            for name in (document.file, document.file.rsplit(".", 1)[0])
+        } - self.names()
+
+    def part_span(self) -> tuple[int, int] | None:
+        """Where the text lies in its file, when it is a part of a file loaded in parts
+        (code points ``[start, end)``): questions written for the file keep those whose
+        evidence lies here."""
+        shown = self.documents.shown
+        part = None if shown is None else shown.part_shown(self.text)
+        if part is None:
+            return None
+        start = part.parts[part.which].position.code_points
+        return start, start + len(self.text)
+
     def _clear(self) -> None:
         self.file_name = ""
         self.area.value = ""

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import PurePath
 from typing import Any
 
@@ -109,13 +109,21 @@ def import_questions(
     present: int = 0,
     max_questions: int | None = MAX_QUESTIONS,
     max_bytes: int | None = MAX_QUESTIONS_BYTES,
+    part: tuple[int, int] | None = None,
+    elsewhere: Collection[str] = (),
 ) -> Imported:
     """Every question of the file that can be anchored; each other one skipped with its
     line and reason (Bad input 25-26): a malformed question or reference, a
     ``corpus_id`` naming none of ``documents`` (the loaded documents' names; None: not
-    checked), excerpts that do not fit ``text`` (None: not checked), or more than
+    checked; ``elsewhere``: the names of the other documents loaded, which the reason
+    names), excerpts that do not fit ``text`` (None: not checked), or more than
     ``max_questions`` with the ``present`` ones. Raises ``DocumentError`` only for a file
-    that is not a questions file."""
+    that is not a questions file.
+
+    ``part`` is where ``text`` lies in the file the questions were written for, when it is
+    a part of it (code points ``[start, end)``, a file loaded in parts): a question whose
+    excerpts all lie in it is imported with offsets in the part; one whose excerpts lie
+    elsewhere, or across the part's edge, is skipped with that reason."""
     done = Imported()
     for line, question in _parsed(data, name, max_bytes):
         if isinstance(question, _Skip):
@@ -124,8 +132,19 @@ def import_questions(
         corpus = question.corpus_id
         if documents is not None and corpus is not None and corpus not in documents:
             problem = f'corpus_id "{_short(corpus)}" names no loaded document.'
+            if corpus in elsewhere:
+                problem = (
+                    f'corpus_id "{_short(corpus)}" names another loaded document, not the '
+                    "one shown: show it, then import its questions."
+                )
             done.skipped.append(Skipped(line, _fail(name, line, problem, question.text).message))
             continue
+        if part is not None:
+            moved = in_part(question, *part)
+            if isinstance(moved, str):
+                done.skipped.append(Skipped(line, _fail(name, line, moved, question.text).message))
+                continue
+            question = moved
         notes: list[str] = []
         if text is not None:
             fitting, misfits = fit_questions(text, [question], name=name, notes=notes)
@@ -143,6 +162,22 @@ def import_questions(
         done.questions.append(question)
         done.notes += notes
     return done
+
+
+def in_part(question: Question, start: int, end: int) -> Question | str:
+    """``question`` with its excerpts' offsets in the part ``[start, end)`` of its file,
+    or why it cannot be: its evidence lies in another part, or across this part's edge."""
+    inside = [start <= e.start and e.end <= end for e in question.excerpts]
+    if all(inside):
+        return replace(
+            question,
+            excerpts=tuple(replace(e, start=e.start - start, end=e.end - start)
+                           for e in question.excerpts),
+        )  # fmt: skip
+    where = f"this part holds code points {start:,}-{end:,} of the file"
+    if any(inside) or any(e.start < end and start < e.end for e in question.excerpts):
+        return f"its evidence lies partly outside this part ({where})."
+    return f"its evidence is in another part of the file ({where})."
 
 
 def _parsed(

@@ -108,3 +108,58 @@ def test_a_file_of_only_skipped_questions_imports_none_and_lists_each() -> None:
     bad = {**GOOD, "references": [{"content": "Voucher", "start_index": 0, "end_index": 7}]}
     done = import_questions(jsonl(bad, bad), name="q.jsonl", text=TEXT)
     assert done.questions == [] and [s.line for s in done.skipped] == [1, 2]
+
+
+def test_questions_for_a_part_of_their_file_keep_those_whose_evidence_it_holds() -> None:
+    """A file loaded in parts: the questions written for the whole file are imported for
+    the part shown when all their evidence lies in it, at offsets in the part, and skipped
+    with the reason otherwise (another part, or across this part's edge): the offsets of
+    Chroma's chunking_evaluation questions are the file's."""
+    from chunker_py.config.settings import Settings
+    from chunker_py.io.parts import cut_parts
+
+    whole = "".join(f"Sentence number {n} of the file. " for n in range(2_000))
+    parts = cut_parts(whole, Settings())
+    assert len(parts) == 4
+    second = parts[1]
+    start = second.position.code_points
+    end = start + len(second.text)
+
+    def asked(question: str, *spans: tuple[int, int]) -> dict[str, object]:
+        refs = [{"content": whole[s:e], "start_index": s, "end_index": e} for s, e in spans]
+        return {"question": question, "references": refs, "corpus_id": "book"}
+
+    inside = (start + 100, start + 140)
+    data = jsonl(
+        asked("in the part", inside, (end - 30, end)),
+        asked("in the first part", (10, 40)),
+        asked("across the edge", (end - 10, end + 10)),
+        asked("one here, one there", inside, (end + 500, end + 520)),
+    )
+    done = import_questions(
+        data, text=second.text, documents={"book", "book.txt"}, part=(start, end)
+    )
+    assert [q.text for q in done.questions] == ["in the part"]
+    placed = done.questions[0].excerpts
+    assert [(e.start, e.end) for e in placed] == [
+        (100, 140),
+        (len(second.text) - 30, len(second.text)),
+    ]
+    assert all(second.text[e.start : e.end] == e.content for e in placed)
+    reasons = [s.message for s in done.skipped]
+    where = f"this part holds code points {start:,}-{end:,} of the file"
+    assert f"its evidence is in another part of the file ({where})" in reasons[0]
+    assert f"its evidence lies partly outside this part ({where})" in reasons[1]
+    assert f"its evidence lies partly outside this part ({where})" in reasons[2]
+    assert [s.line for s in done.skipped] == [2, 3, 4]
+
+
+def test_a_question_for_another_loaded_document_says_so() -> None:
+    """The page's document list: a question whose corpus_id names a document loaded but
+    not shown is skipped with that reason, not as naming no document."""
+    data = jsonl({**GOOD, "corpus_id": "pubmed"}, {**GOOD, "corpus_id": "nowhere"})
+    done = import_questions(data, text=TEXT, documents={"finance"}, elsewhere={"pubmed"})
+    assert done.questions == []
+    first, second = (s.message for s in done.skipped)
+    assert 'corpus_id "pubmed" names another loaded document, not the one shown' in first
+    assert 'corpus_id "nowhere" names no loaded document.' in second

@@ -176,12 +176,40 @@ def test_a_long_file_is_offered_in_parts_whose_records_keep_the_files_offsets(
     assert command.endswith(" --stream --buffer-size 20000")
     streamed = run_command_line(command, tmp_path).decode().splitlines(keepends=True)
     assert records[0]["index"] > 0
+    # the whole file's download is the named command's output, byte for byte
+    name, whole = app.download("Download the whole file (JSONL)")
+    assert name == "long.jsonl" and whole.decode() == "".join(streamed)
     assert jsonl.decode() == "".join(streamed[records[0]["index"] : records[-1]["index"] + 1])
     marked = [r for r in records if "MARKED PASSAGE" in r["text"]]
     assert marked, "the marked passage is in the middle part"
     for record in records:
         assert text[record["start"] : record["end"]] == record["text"]
         assert text[: record["start"]].count("\n") + 1 == record["start_line"]
+
+    # questions written for the whole file (Chroma's offsets are the file's): the one
+    # whose evidence this part holds is imported, placed in the part; the other is listed
+    def asked(question: str, start: int, end: int) -> str:
+        ref = {"content": text[start:end], "start_index": start, "end_index": end}
+        return json.dumps({"question": question, "references": [ref], "corpus_id": "long"})
+
+    marked_at = text.index("MARKED PASSAGE")
+    lines = [asked("Where is the mark?", marked_at, marked_at + 14), asked("Early?", 10, 30)]
+    app.page.get_by_label("Import questions").set_input_files(
+        files=[{"name": "asked.jsonl", "mimeType": "application/jsonl",
+                "buffer": "\n".join(lines).encode()}]
+    )  # fmt: skip
+    expect(app.page.locator("#evidence-status")).to_contain_text(
+        "Imported 1 question from asked.jsonl; 1 skipped"
+    )
+    skipped = app.page.get_by_role("list", name="Questions skipped").get_by_role("listitem")
+    expect(skipped).to_have_count(1)
+    expect(skipped.first).to_contain_text("its evidence is in another part of the file")
+    app.page.wait_for_selector('#app[data-evidence="ready"]', state="attached")
+    _name, figures = app.download("Download figures (JSONL)")
+    (found,) = [json.loads(line) for line in figures.decode().splitlines()]
+    part_start = text.index(shown)
+    assert found["excerpts"][0]["start"] == marked_at - part_start  # in the part shown
+    assert found["excerpts"][0]["found"] is True
 
 
 def test_each_long_file_keeps_its_offer_and_one_over_the_total_is_refused(app: App) -> None:
