@@ -5,7 +5,9 @@ browser context bypasses the page's <meta> policy (`bypass_csp=True`; the first 
 shows an inline script really runs). The whole user flow runs: paste, typing, import
 through Browse TXT/MD, both modes, both edges, a Source name, an Evidence check question
 with an excerpt and the panel's exports, both downloads, both copies, Copy settings link,
-reopening that link in a new page, and the flow again offline. Every request Playwright
+a second document and a long file loaded in parts (a marker in its last part, shown, and
+the whole file downloaded), reopening that link in a new page, and the flow again
+offline. Every request Playwright
 sees must be a same-origin GET of a file the build wrote; unique markers typed, pasted,
 imported, used as the Source name and written into a question and its excerpt appear in
 no request (URL,
@@ -37,6 +39,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -134,6 +137,20 @@ def run_flow(app: App, marker: str, tmp: Path) -> dict[str, object]:
     out["name"] = name
     out["settings"] = Settings(chunk_size=200, chunk_overlap=40, source_name=name)
     out["dialogs"] = list(app.dialogs)
+
+    # Several documents: a second file, and a long file loaded in parts whose last part
+    # holds a marker; the last part is shown and the whole file downloaded.
+    second = f"A second document {marker}-second, short.\n"
+    long_file = "Filler sentence for the long file. " * 1_800 + f"Late {marker}-part here.\n"
+    files = [("second.txt", second.encode()), ("long.txt", long_file.encode())]
+    app.settle(lambda: app.browse_files(files))
+    expect(app.source_status()).to_contain_text("showing second.txt")
+    app.settle(app.page.get_by_role("button", name="Load long.txt in parts").click)
+    last = app.region("Documents").get_by_role("button", name=re.compile(r"^long\.txt · part 4 "))
+    app.settle(last.click)
+    expect(app.region("Chunk records")).to_contain_text(f"{marker}-part")
+    _file, whole = app.download("Download the whole file (JSONL)")
+    assert f"{marker}-part".encode() in whole
     return out
 
 
