@@ -46,6 +46,7 @@ from readiness import Readiness, Verdict
 from records import Records
 from semantic import WaitingEmbedder
 from semantic_curve import DistanceCurve
+from set_compare import SetComparison
 from settings import Controls, ControlsView
 from source import Source
 from summary import Figures, TokenFigures
@@ -89,6 +90,7 @@ class Page:
         self.controls = Controls(self.changed)
         self.preview = Preview()
         self.export = Export()
+        self.set_comparison = SetComparison()
         self.records = Records()
         # chunk map and copy as code
         self.chunk_map = ChunkMap(self._choose_chunk)
@@ -423,6 +425,7 @@ class Page:
             self.evidence.show(self.evidence_view)
         self.root.dataset.comparison = "ready"
         yield from self.sweep.work(result, self.evidence.questions)
+        yield from self.set_comparison.work(self.source.documents.items, result, rows)
 
     def _semantic_row_vectors(self, result: chunker_py.Analysis, rows: Sequence[Row]) -> None:
         """The comparison's Semantic row waits for the model's vectors of its sentence

@@ -11,7 +11,7 @@ from ..config.settings import Settings
 from ..measures.model_window import KEY, PIECES_KEY, unseen_per_chunk, window_figures
 from ..measures.ranking import chunk_vectors, current_embedder, needs_model
 from ..pipeline.analysis import Analysis, analyse
-from ..pipeline.compare import compare
+from ..pipeline.compare import Row, compare
 from .records import json_line, to_csv, to_jsonl, to_jsonl_with_model
 
 if TYPE_CHECKING:
@@ -146,9 +146,11 @@ def _compare_lines(
             found = evidence_of(row.analysis, questions) if row.analysis else None
             out["evidence"] = found.summary() if found else None
         lines.append(json_line(out) + "\n")
-        figures.append(
-            FileFigures(
-                row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found
-            )
-        )
+        figures.append(row_figures(row, found))
     return "".join(lines), tuple(figures)
+
+
+def row_figures(row: Row, found: Evidence | None = None) -> FileFigures:
+    """What a comparison row of one file adds to the corpus lines."""
+    damage = _damage_figures(row.analysis, row.damage)
+    return FileFigures(row.key, row.label, row.count, row.over_limit, row.max_tokens, damage, found)

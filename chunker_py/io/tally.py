@@ -3,7 +3,7 @@ files, per comparison row (``Tally``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +14,7 @@ WINDOW_KEYS = (KEY, PIECES_KEY)
 if TYPE_CHECKING:
     from ..measures.evidence import Evidence
     from .corpus import Done
+    from .render import FileFigures
 
 
 @dataclass
@@ -100,6 +101,18 @@ class Tally:
                 }
             )
         return out
+
+
+def set_compare_lines(files: Sequence[tuple[int, Sequence[FileFigures]]]) -> list[dict[str, Any]]:
+    """``--format compare``'s corpus lines for files already compared: each file's size
+    in bytes and its rows' figures (``render.row_figures``), in order (the page's
+    comparison over its documents)."""
+    from .corpus import Done
+
+    tally = Tally()
+    for size, figures in files:
+        tally.add(Done("", "", size, None, tuple(figures)))
+    return tally.compare_lines()
 
 
 def _evidence(found: Evidence | None) -> dict[str, Any]:

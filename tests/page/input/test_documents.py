@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,11 @@ from ..panels.test_chunk_map import run_command_line
 
 pytestmark = pytest.mark.browser
 
+SET_TEXTS = {
+    "notes.md": "# Notes\n\nA first paragraph. It has two sentences.\n\n```\ncode here\n```\n" * 20,
+    "plain.txt": "One line of plain text without an end" * 30,
+    "table.md": "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * 60 + "\nAfter the table.\n",
+}
 ALPHA = "Alpha opens the set. " * 30
 BETA = "Beta is the second document.\n\n" * 10
 GAMMA = "Gamma closes it."
@@ -238,3 +244,52 @@ def test_each_long_file_keeps_its_offer_and_one_over_the_total_is_refused(app: A
     assert app.value("Source text") in first
     expect(refused.get_by_role("listitem")).to_have_count(2)
     expect(refused.get_by_role("button", name="Load second.txt in parts")).to_be_visible()
+
+
+def test_the_comparison_over_the_set_is_the_command_lines_corpus_lines(
+    new_app: Callable[..., App], tmp_path: Path
+) -> None:
+    """Three documents: the comparison over the set shows, per splitter, the corpus line
+    `python -m chunker_py FILE... --format compare` prints for the same files and
+    settings (the Semantic row waits for the model in the page)."""
+    app = new_app()
+    app.open().wait_ready()
+    expect(app.page.locator("#set-compare")).to_be_hidden()  # one document: no set
+    files = [(name, text.encode()) for name, text in SET_TEXTS.items()]
+    app.settle(lambda: app.browse_files(files))
+    app.page.wait_for_selector('#app[data-set="ready"]', state="attached", timeout=120_000)
+    expect(app.page.locator("#set-compare-count")).to_have_text("3 documents")
+    shown = app.page.locator("#set-compare-body tr").evaluate_all(
+        "(rows) => rows.map((r) => [...r.cells].map((c) => c.textContent))"
+    )
+    for name, data in files:
+        (tmp_path / name).write_bytes(data)
+    command = f"python -m chunker_py {' '.join(SET_TEXTS)} --format compare"
+    printed = run_command_line(command, tmp_path).decode().splitlines()
+    corpus = [line for line in map(json.loads, printed) if line.get("corpus")]
+    assert [row[0] for row in shown] == [line["row"] for line in corpus]
+
+    def written(line: dict[str, object], key: str) -> str:
+        value = line[key]
+        if value is None:
+            return "—"
+        assert isinstance(value, int)
+        if key == "ends_mid_sentence":
+            return f"{value:,} ({line['ends_mid_sentence_pct']:.1f}%)"
+        return f"{value:,}"
+
+    keys = ["chunks", "files_over_limit", "max_tokens", "code_blocks_cut", "tables_cut",
+            "ends_mid_sentence", "mid_word_edges", "split_grapheme_edges", "over_size",
+            "files_without_figures"]  # fmt: skip
+    compared = 0
+    for row, line in zip(shown, corpus, strict=True):
+        if line["key"] == "semantic":
+            continue
+        assert row[1:] == [written(line, key) for key in keys], line["row"]
+        compared += 1
+    assert compared >= 6
+    # an edit to the document shown: the set's table follows it
+    app.fill("Source text", SET_TEXTS["notes.md"] + "\n\nA new paragraph, long. " * 40)
+    app.page.wait_for_selector('#app[data-set="ready"]', state="attached", timeout=120_000)
+    first = app.page.locator("#set-compare-body tr").first.locator("td").first
+    expect(first).not_to_have_text(shown[0][1])
