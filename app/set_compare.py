@@ -84,14 +84,16 @@ class SetComparison:
             row.append(element("th", line["row"]))
             row.lastChild.scope = "row"
             for _heading, key in COLUMNS:
-                row.append(element("td", cell(line, key)))
+                row.append(element("td", cell(line, key, documents), "num"))
             body.append(row)
 
 
-def cell(line: dict[str, Any], key: str) -> str:
-    """A corpus line's figure as the table shows it ("—": no figure)."""
+def cell(line: dict[str, Any], key: str, documents: int) -> str:
+    """A corpus line's figure as the table shows it ("—": no figure, or chunks of a row
+    no document has figures for: the Semantic row before the model's vectors)."""
     value = line.get(key)
-    if value is None:
+    unmeasured = key == "chunks" and not value and line["files_without_figures"] == documents
+    if value is None or unmeasured:
         return "—"
     if key == "ends_mid_sentence":
         pct = line.get("ends_mid_sentence_pct")
