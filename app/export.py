@@ -5,28 +5,32 @@ that part of the file: offsets, ids and indices in the whole file."""
 
 from __future__ import annotations
 
+import shlex
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from documents import PartOf
+from documents import Document, Documents, PartOf
 from dom import by_id, copy_text, element, on, render
 from js import window
 from pyodide.ffi import create_once_callable
 from snippets import cli_command
 
-from chunker_py import Analysis, ChunkerError, to_csv, to_jsonl
+from chunker_py import Analysis, ChunkerError, Settings, to_csv, to_jsonl
 from chunker_py.io.records import download_name
 
 BUTTONS = ("download-jsonl", "download-csv", "copy-jsonl", "copy-csv")
 
 
 class Export:
-    def __init__(self) -> None:
+    def __init__(self, documents: Documents) -> None:
+        self.documents = documents
         self.analysis: Analysis | None = None
         self.part: PartOf | None = None
 
     def wire(self) -> None:
         on(by_id("download-jsonl"), "click", lambda _e: self._download("jsonl"))
         on(by_id("download-file"), "click", lambda _e: self._whole_file())
+        on(by_id("download-set"), "click", lambda _e: self._set())
         on(by_id("download-csv"), "click", lambda _e: self._download("csv"))
 
         async def copy_jsonl(_event: Any) -> None:
@@ -49,6 +53,7 @@ class Export:
         self.analysis, self.part = analysis, part
         for button in BUTTONS:
             by_id(button).disabled = analysis is None
+        self._show_set(analysis)
         note = by_id("export-part")
         note.hidden = by_id("download-file").hidden = part is None or analysis is None
         if part is None or analysis is None:
@@ -65,6 +70,27 @@ class Export:
             return
         command = cli_command(analysis.settings, part.file) + " --stream --buffer-size 20000"
         note.replaceChildren(f"{whole}, as ", element("code", command), " writes them.")
+
+    def _show_set(self, analysis: Analysis | None) -> None:
+        """From two documents on: Download the set (JSONL), and the command it equals
+        (each file once, by name; Markdown structure, which cannot be streamed, has none)."""
+        files = set_files(self.documents.items)
+        note, button = by_id("export-set"), by_id("download-set")
+        note.hidden = button.hidden = (
+            len(files) < 2 or analysis is None or analysis.settings.mode_info.stream_seam is None
+        )
+        if note.hidden or analysis is None:
+            return
+        settings = analysis.settings.replace(source_name="")
+        words = shlex.split(cli_command(settings, "FILE"))
+        at = words.index("FILE")
+        words[at : at + 1] = [file for file, _text in files]
+        command = shlex.join(words) + " --stream --buffer-size 20000"
+        note.replaceChildren(
+            f"The set: {len(files)} files, each record named after its file (name#index), as ",
+            element("code", command),
+            " writes them from the same files in one folder.",
+        )
 
     def show_link(self, problem: str | None) -> None:
         """Offer the settings link only while the settings shown are valid: the link
@@ -113,30 +139,57 @@ class Export:
         command the note names writes, cut one part per task (each a part's split)."""
         if self.analysis is None or self.part is None:
             return
+        part, settings = self.part, self.analysis.settings
+        whole = "".join(p.text for p in part.parts)
+        name = download_name(part.file.rsplit(".", 1)[0], "jsonl")
+        self._write(by_id("download-file"), name, [(part.file, whole)], settings, named=False)
+
+    def _set(self) -> None:
+        """Download the JSONL of every document of the list, each file once (a file in
+        parts whole), named by its file: what the command the note names writes."""
+        if self.analysis is None:
+            return
+        settings = self.analysis.settings.replace(source_name="")
+        self._write(by_id("download-set"), "documents.jsonl", set_files(self.documents.items),
+                    settings, named=True)  # fmt: skip
+
+    def _write(
+        self,
+        button: Any,
+        name: str,
+        files: list[tuple[str, str]],
+        settings: Settings,
+        *,
+        named: bool,
+    ) -> None:
+        """Write ``files`` (name, text) as ``python -m chunker_py FILE... --stream
+        --buffer-size 20000`` does, one segment per task, then download it as ``name``;
+        ``named``: each file's records named after it, as the command names them when it
+        is given several files (one file's are named by the settings' source name)."""
         import io
 
         from chunker_py.io.stream import lines_of, segment_records
 
-        part, settings = self.part, self.analysis.settings
-        whole = "".join(p.text for p in part.parts)
-        name = download_name(part.file.rsplit(".", 1)[0], "jsonl")
-        segments = segment_records(
-            io.StringIO(whole, newline=""), settings, buffer_size=20_000, name=part.file
-        )
+        def segments() -> Iterator[list[dict[str, Any]]]:
+            for file, text in files:
+                used = settings.replace(source_name=file) if named else settings
+                source = io.StringIO(text, newline="")
+                yield from segment_records(source, used, buffer_size=20_000, name=file)
+
+        pending = segments()
         written: list[str] = []
-        button = by_id("download-file")
         button.disabled = True
 
         def step() -> None:
             try:
-                records = next(segments, None)
+                records = next(pending, None)
             except ChunkerError as error:
                 button.disabled = False
                 self._say(error.message)
                 return
             if records is not None:
                 written.append(lines_of(records, settings))
-                self._say(f"Writing {name}: {len(written)} of about {len(part.parts)} parts…")
+                self._say(f"Writing {name}: {len(written)} parts cut…")
                 window.setTimeout(create_once_callable(step), 0)
                 return
             button.disabled = False
@@ -150,3 +203,18 @@ class Export:
 
     def _say(self, message: str) -> None:
         by_id("export-status").textContent = message
+
+
+def set_files(documents: Sequence[Document]) -> list[tuple[str, str]]:
+    """Each file of the list once, in order, with its text: a document's, or the whole
+    file of a part, once for all its parts."""
+    files: list[tuple[str, str]] = []
+    seen: set[int] = set()
+    for document in documents:
+        part = document.part_shown(document.text)
+        if part is None:
+            files.append((document.file, document.text))
+        elif id(part.parts) not in seen:
+            seen.add(id(part.parts))
+            files.append((part.file, "".join(p.text for p in part.parts)))
+    return files

@@ -89,7 +89,7 @@ class Page:
         self.source = Source(self.changed, self._settings_shown)
         self.controls = Controls(self.changed)
         self.preview = Preview()
-        self.export = Export()
+        self.export = Export(self.source.documents)
         self.set_comparison = SetComparison()
         self.records = Records()
         # chunk map and copy as code

@@ -288,6 +288,15 @@ def test_the_comparison_over_the_set_is_the_command_lines_corpus_lines(
         assert row[1:] == [written(line, key) for key in keys], line["row"]
         compared += 1
     assert compared >= 6
+    # the set's download is the command the Export panel names, byte for byte
+    expect(app.page.locator("#export-set")).to_contain_text("The set: 3 files")
+    command = app.page.locator("#export-set code").text_content()
+    assert command is not None
+    assert command.startswith(f"python -m chunker_py {' '.join(SET_TEXTS)} --mode recursive ")
+    name, whole = app.download("Download the set (JSONL)")
+    assert name == "documents.jsonl"
+    assert whole == run_command_line(command, tmp_path)
+    assert [json.loads(line)["id"] for line in whole.decode().splitlines()][:1] == ["notes.md#0"]
     # an edit to the document shown: the set's table follows it
     app.fill("Source text", SET_TEXTS["notes.md"] + "\n\nA new paragraph, long. " * 40)
     app.page.wait_for_selector('#app[data-set="ready"]', state="attached", timeout=120_000)
