@@ -121,8 +121,7 @@ class Export:
 
         assert self.analysis is not None and self.part is not None
         safe = bool(by_id("spreadsheet-safe").checked)
-        parts = list(self.part.parts)
-        return part_lines(parts, self.part.which, self.analysis.settings, kind,
+        return part_lines(list(self.part.parts), self.part.which, self.analysis.settings, kind,
                           spreadsheet_safe=safe)  # fmt: skip
 
     def _download(self, kind: str) -> None:
@@ -140,9 +139,9 @@ class Export:
         if self.analysis is None or self.part is None:
             return
         part, settings = self.part, self.analysis.settings
-        whole = "".join(p.text for p in part.parts)
         name = download_name(part.file.rsplit(".", 1)[0], "jsonl")
-        self._write(by_id("download-file"), name, [(part.file, whole)], settings, named=False)
+        pieces = [p.text for p in part.parts]
+        self._write(by_id("download-file"), name, [(part.file, pieces)], settings, named=False)
 
     def _set(self) -> None:
         """Download the JSONL of every document of the list, each file once (a file in
@@ -157,12 +156,12 @@ class Export:
         self,
         button: Any,
         name: str,
-        files: list[tuple[str, str]],
+        files: list[tuple[str, Sequence[str]]],
         settings: Settings,
         *,
         named: bool,
     ) -> None:
-        """Write ``files`` (name, text) as ``python -m chunker_py FILE... --stream
+        """Write ``files`` (name, the parts of its text) as ``python -m chunker_py FILE... --stream
         --buffer-size 20000`` does, one segment per task, then download it as ``name``;
         ``named``: each file's records named after it, as the command names them when it
         is given several files (one file's are named by the settings' source name)."""
@@ -171,9 +170,9 @@ class Export:
         from chunker_py.io.stream import lines_of, segment_records
 
         def segments() -> Iterator[list[dict[str, Any]]]:
-            for file, text in files:
+            for file, pieces in files:
                 used = settings.replace(source_name=file) if named else settings
-                source = io.StringIO(text, newline="")
+                source = io.StringIO("".join(pieces), newline="")
                 yield from segment_records(source, used, buffer_size=20_000, name=file)
 
         pending = segments()
@@ -205,16 +204,17 @@ class Export:
         by_id("export-status").textContent = message
 
 
-def set_files(documents: Sequence[Document]) -> list[tuple[str, str]]:
-    """Each file of the list once, in order, with its text: a document's, or the whole
-    file of a part, once for all its parts."""
-    files: list[tuple[str, str]] = []
+def set_files(documents: Sequence[Document]) -> list[tuple[str, Sequence[str]]]:
+    """Each file of the list once, in order, with the pieces of its text: a document's
+    text, or all the parts of a file in parts, once for all of them (joined only when
+    written: this runs on every update)."""
+    files: list[tuple[str, Sequence[str]]] = []
     seen: set[int] = set()
     for document in documents:
         part = document.part_shown(document.text)
         if part is None:
-            files.append((document.file, document.text))
+            files.append((document.file, (document.text,)))
         elif id(part.parts) not in seen:
             seen.add(id(part.parts))
-            files.append((part.file, "".join(p.text for p in part.parts)))
+            files.append((part.file, [p.text for p in part.parts]))
     return files
